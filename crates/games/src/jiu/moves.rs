@@ -12,11 +12,12 @@ use super::{FLY_LIMIT, Jiu, Phase};
 use boyi_core::{Point, TextError, text_err};
 use std::collections::HashSet;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 /// One turn of Jiu: a placement, or a battle move with its jumped and square-captured pieces.
 ///
 /// Fixed size and `Copy`: no heap storage, so search can keep many of them cheaply.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct JiuMove {
     /// Origin index, or [`NONE`] for a placement.
     from: u8,
@@ -106,6 +107,19 @@ impl JiuMove {
 
     pub(super) fn capture_indices(&self) -> impl Iterator<Item = u8> + '_ {
         self.caps[..self.ncaps as usize].iter().copied()
+    }
+}
+
+/// Hashes two words instead of the whole move: sets of moves are built for every position
+/// in the tests and engines, and equal moves still hash equal.
+impl Hash for JiuMove {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let [a, b, c, d] = self.jumped.words();
+        let head = u64::from(self.from)
+            | u64::from(self.to) << 8
+            | u64::from(u32::from_le_bytes(self.caps)) << 16;
+        state.write_u64(head ^ c.rotate_left(29) ^ d.rotate_left(47));
+        state.write_u64(a ^ b.rotate_left(17));
     }
 }
 
@@ -333,7 +347,10 @@ pub(super) struct Written {
 /// Checks a written move against the rules and returns the move it is, or why it is illegal.
 pub(super) fn legal(pos: &Jiu, w: &Written) -> Result<JiuMove, TextError> {
     use boyi_core::Game;
-    if let Some(outcome) = pos.outcome() {
+    // A move that passes the checks below is itself proof that the side to move is not
+    // without moves, so only the other end-of-game rules need checking here.
+    if pos.ended_by_rule() {
+        let outcome = pos.outcome().expect("ended by rule");
         return Err(text_err!("the game is over: {outcome}"));
     }
     match pos.phase {
@@ -352,9 +369,7 @@ fn legal_placement(pos: &Jiu, w: &Written) -> Result<JiuMove, TextError> {
     if pos.cells[to as usize] != EMPTY {
         return Err(text_err!("{} is not empty", point_of(to)));
     }
-    let mut allowed = false;
-    placements(pos, |p| allowed |= p == to);
-    if !allowed {
+    if pos.placements < 2 && to != G7 && to != H8 {
         return Err(text_err!(
             "the first two placements are g7 and h8, the ends of the central diagonal"
         ));
