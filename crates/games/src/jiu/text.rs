@@ -176,7 +176,11 @@ fn check_placement_position(pos: &Jiu) -> Result<(), TextError> {
             n / 2
         ));
     }
-    let to_move = if n % 2 == 0 { Side::White } else { Side::Black };
+    let to_move = if n.is_multiple_of(2) {
+        Side::White
+    } else {
+        Side::Black
+    };
     if pos.side != to_move {
         return Err(text_err!(
             "after {n} placements it is {}'s turn to place",
