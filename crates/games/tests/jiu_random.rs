@@ -51,17 +51,25 @@ fn check(stats: &RandomGameStats, flying: usize, games: usize) {
     );
 }
 
+// 500 games in two halves, so that the test harness runs them on two threads.
 #[test]
-fn random_games_are_consistent() {
-    let (stats, flying) = run(500, 1);
-    check(&stats, flying, 500);
+fn random_games_are_consistent_first_half() {
+    let (stats, flying) = run(250, 1);
+    check(&stats, flying, 250);
+    eprintln!("{stats:?}, {flying} flying plies");
+}
+
+#[test]
+fn random_games_are_consistent_second_half() {
+    let (stats, flying) = run(250, 2);
+    check(&stats, flying, 250);
     eprintln!("{stats:?}, {flying} flying plies");
 }
 
 #[test]
 #[ignore = "slow tier"]
 fn many_random_games_are_consistent() {
-    let (stats, flying) = run(5_000, 2);
+    let (stats, flying) = run(5_000, 3);
     check(&stats, flying, 5_000);
     eprintln!("{stats:?}, {flying} flying plies");
 }
