@@ -567,3 +567,18 @@ impl PathSearch {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_are_small_and_inline() {
+        // Search keeps many moves: no heap storage, at most 40 bytes.
+        assert!(std::mem::size_of::<JiuMove>() <= 40);
+        let a = JiuMove::battle(3, 5, Points::EMPTY, &[9, 7]);
+        let b = JiuMove::battle_sorted(3, 5, Points::EMPTY, &[7, 9]);
+        assert_eq!(a, b);
+        assert_eq!(a.capture_indices().collect::<Vec<_>>(), [7, 9]);
+    }
+}
