@@ -4,6 +4,8 @@
 //! type implementing [`boyi_core::Game`]. [`GameKind`] names them for callers that choose a
 //! game at run time, and [`with_game!`] turns that choice into a monomorphized call.
 
+pub mod xiangqi;
+
 use boyi_core::TextError;
 use std::fmt;
 use std::str::FromStr;
@@ -63,6 +65,7 @@ macro_rules! with_game {
     ($kind:expr, $G:ident => $body:expr) => {{
         #[allow(unreachable_patterns)]
         match $kind {
+            $crate::GameKind::Xiangqi => { type $G = $crate::xiangqi::Xiangqi; Ok($body) }
             other => Err(::boyi_core::TextError(format!(
                 "the rules of {other} are not built into this version of boyi"
             ))),
