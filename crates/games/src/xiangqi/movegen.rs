@@ -70,23 +70,80 @@ struct Guard<'a> {
     rank: u8,
     check: bool,
     them: usize,
+    /// Per direction of [`ORTHO`]: an enemy chariot, cannon or (along the file) king stands
+    /// somewhere on the king's ray, so a piece leaving or entering the ray may matter.
+    ray: [bool; 4],
+    /// Per direction of [`DIAG`]: an enemy horse is held back by the piece on that leg.
+    leg: [bool; 4],
 }
 
-impl Guard<'_> {
+impl<'a> Guard<'a> {
+    fn new(board: &'a Board, us: usize) -> Guard<'a> {
+        let them = us ^ 1;
+        let king = board.king(us);
+        let sq = &board.sq;
+        let enemy = tag(them);
+        let mut ray = [false; 4];
+        for (i, &d) in ORTHO.iter().enumerate() {
+            let mut t = step(king, d);
+            while sq[t as usize] != OFF {
+                let c = sq[t as usize];
+                if c & 0xF0 == enemy {
+                    let slot = c & 15;
+                    if (7..11).contains(&slot) || (slot == 0 && i < 2) {
+                        ray[i] = true;
+                        break;
+                    }
+                }
+                t = step(t, d);
+            }
+        }
+        let mut leg = [false; 4];
+        let horse = |s: Square| {
+            let c = sq[s as usize];
+            c & 0xF0 == enemy && (5..7).contains(&(c & 15))
+        };
+        for (i, &d) in DIAG.iter().enumerate() {
+            let l = step(king, d);
+            let h = if d == 17 || d == -15 { 1 } else { -1 };
+            leg[i] = horse(step(l, h)) || horse(step(l, d - h));
+        }
+        Guard {
+            view: View {
+                sq,
+                from: 0,
+                to: 0,
+                mover: code(us, 0),
+            },
+            king,
+            file: king & 15,
+            rank: king >> 4,
+            check: board.view().attacked::<true>(king, them),
+            them,
+            ray,
+            leg,
+        }
+    }
+
+    /// Whether a piece leaving or entering `s` may change an attack along the king's lines.
+    #[inline(always)]
+    fn on_live_ray(&self, s: Square) -> bool {
+        (s & 15 == self.file && self.ray[if s > self.king { 0 } else { 1 }])
+            || (s >> 4 == self.rank && self.ray[if s > self.king { 2 } else { 3 }])
+    }
+
     /// Whether the non-king move `from`→`to` leaves the king safe.
     #[inline(always)]
     fn safe(&self, from: Square, to: Square) -> bool {
         let near = from as i32 - self.king as i32;
-        let risky = self.check
-            || from & 15 == self.file
-            || from >> 4 == self.rank
-            || to & 15 == self.file
-            || to >> 4 == self.rank
-            || near == 15
-            || near == 17
-            || near == -15
-            || near == -17;
-        if !risky {
+        let leg = match near {
+            17 => self.leg[0],
+            15 => self.leg[1],
+            -15 => self.leg[2],
+            -17 => self.leg[3],
+            _ => false,
+        };
+        if !(self.check || leg || self.on_live_ray(from) || self.on_live_ray(to)) {
             return true;
         }
         let v = View { from, to, ..self.view };
@@ -108,20 +165,7 @@ impl Board {
         let us = self.side.index();
         let them = us ^ 1;
         let king = self.king(us);
-        let view = View {
-            sq: &self.sq,
-            from: 0,
-            to: 0,
-            mover: code(us, 0),
-        };
-        let g = Guard {
-            view,
-            king,
-            file: king & 15,
-            rank: king >> 4,
-            check: self.view().attacked::<true>(king, them),
-            them,
-        };
+        let g = Guard::new(self, us);
         let enemy = tag(them);
         let alive = self.alive[us];
         let pos = &self.pos[us];
