@@ -65,7 +65,10 @@ macro_rules! with_game {
     ($kind:expr, $G:ident => $body:expr) => {{
         #[allow(unreachable_patterns)]
         match $kind {
-            $crate::GameKind::Xiangqi => { type $G = $crate::xiangqi::Xiangqi; Ok($body) }
+            $crate::GameKind::Xiangqi => {
+                type $G = $crate::xiangqi::Xiangqi;
+                Ok($body)
+            }
             other => Err(::boyi_core::TextError(format!(
                 "the rules of {other} are not built into this version of boyi"
             ))),

@@ -53,7 +53,10 @@ fn public_positions_depth_4() {
 fn fairy_stockfish_positions() {
     let data = include_str!("data/xiangqi_perft.txt");
     let mut seen = 0;
-    for line in data.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in data
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let f: Vec<&str> = line.split(';').collect();
         let (fen, depth, n) = (f[0], f[1].parse().unwrap(), f[2].parse::<u64>().unwrap());
         assert_eq!(pos(fen).perft(depth), n, "{fen} depth {depth}");

@@ -98,7 +98,18 @@ fn notation_examples() {
 #[test]
 fn bad_move_text_is_an_error() {
     let g = start();
-    for bad in ["", "h2", "h2e9", "z2e2", "C2.0", "C5.4", "炮二平", "车一进十", "xx", "h2-e2-"] {
+    for bad in [
+        "",
+        "h2",
+        "h2e9",
+        "z2e2",
+        "C2.0",
+        "C5.4",
+        "炮二平",
+        "车一进十",
+        "xx",
+        "h2-e2-",
+    ] {
         assert!(g.parse_move(bad).is_err(), "{bad}");
     }
     let e = g.parse_move("h2h8").unwrap_err();
@@ -118,15 +129,42 @@ fn fen_round_trip_and_errors() {
     let short = pos("4k4/9/9/9/9/9/9/9/4A4/4K4 b");
     assert_eq!(short.to_text(), "4k4/9/9/9/9/9/9/9/4A4/4K4 b - - 0 1");
     for (bad, names) in [
-        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9 w - - 0 1", "ranks"),
-        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x - - 0 1", "side"),
-        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 121 1", "halfmove"),
-        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 0", "move number"),
-        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w - - 0 1", "files"),
-        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNRR w - - 0 1", "files"),
-        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w - - 0 1", "piece letter"),
-        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1CC4C1/9/RNBAKABNR w - - 0 1", "too many"),
-        ("rnba1abnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", "no king"),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9 w - - 0 1",
+            "ranks",
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x - - 0 1",
+            "side",
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 121 1",
+            "halfmove",
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 0",
+            "move number",
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w - - 0 1",
+            "files",
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNRR w - - 0 1",
+            "files",
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w - - 0 1",
+            "piece letter",
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1CC4C1/9/RNBAKABNR w - - 0 1",
+            "too many",
+        ),
+        (
+            "rnba1abnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "no king",
+        ),
         ("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", "in check"),
         ("4k4/9/9/9/9/9/9/9/9/3KA4 w - - 0 1", "cannot stand"),
         ("4k4/9/9/9/9/9/9/9/9/3K4R w 5 - 0 1", "castling"),
@@ -148,7 +186,15 @@ fn board_drawn_in_latin_or_chinese() {
     let latin = g.render(&RenderOptions { chinese: false });
     assert!(latin.contains(" R  N  B  A  K  A  B  N  R") && latin.contains("red to move"));
     let chinese = g.render(&RenderOptions { chinese: true });
-    assert!(chinese.contains("俥傌相仕帥仕相傌俥".chars().map(|c| format!("{c} ")).collect::<String>().trim_end()));
+    assert!(
+        chinese.contains(
+            "俥傌相仕帥仕相傌俥"
+                .chars()
+                .map(|c| format!("{c} "))
+                .collect::<String>()
+                .trim_end()
+        )
+    );
     assert!(chinese.contains('將') && chinese.contains('卒'));
 }
 
@@ -185,10 +231,28 @@ fn cycle_verdicts() {
     let both = [mark(false), mark(true), mark(true), mark(true), mark(true)];
     assert_eq!(repetition::judge_cycle(&both, Side::White).winner, None);
     // Red to move at the end: moves 4 and 2 were black's, 3 and 1 red's.
-    let red_checks = [mark(false), mark(true), mark(false), mark(true), mark(false)];
-    assert_eq!(repetition::judge_cycle(&red_checks, Side::White).winner, Some(Side::Black));
-    let black_checks = [mark(false), mark(false), mark(true), mark(false), mark(true)];
-    assert_eq!(repetition::judge_cycle(&black_checks, Side::White).winner, Some(Side::White));
+    let red_checks = [
+        mark(false),
+        mark(true),
+        mark(false),
+        mark(true),
+        mark(false),
+    ];
+    assert_eq!(
+        repetition::judge_cycle(&red_checks, Side::White).winner,
+        Some(Side::Black)
+    );
+    let black_checks = [
+        mark(false),
+        mark(false),
+        mark(true),
+        mark(false),
+        mark(true),
+    ];
+    assert_eq!(
+        repetition::judge_cycle(&black_checks, Side::White).winner,
+        Some(Side::White)
+    );
 }
 
 /// 120 plies without capture draw; the FEN clock counts; a capture resets it.
