@@ -4,7 +4,8 @@
 //! type implementing [`boyi_core::Game`]. [`GameKind`] names them for callers that choose a
 //! game at run time, and [`with_game!`] turns that choice into a monomorphized call.
 
-pub mod jiu;
+#[macro_use]
+extern crate boyi_core;
 
 use boyi_core::TextError;
 use std::fmt;
@@ -65,8 +66,20 @@ macro_rules! with_game {
     ($kind:expr, $G:ident => $body:expr) => {{
         #[allow(unreachable_patterns)]
         match $kind {
+            $crate::GameKind::Gomoku => {
+                type $G = $crate::gomoku::Gomoku;
+                Ok($body)
+            }
+            $crate::GameKind::Connect6 => {
+                type $G = $crate::connect6::Connect6;
+                Ok($body)
+            }
             $crate::GameKind::Jiu => {
                 type $G = $crate::jiu::Jiu;
+                Ok($body)
+            }
+            $crate::GameKind::Xiangqi => {
+                type $G = $crate::xiangqi::Xiangqi;
                 Ok($body)
             }
             other => Err(::boyi_core::TextError(format!(
@@ -75,3 +88,9 @@ macro_rules! with_game {
         }
     }};
 }
+
+pub mod connect6;
+pub mod gomoku;
+pub mod grid;
+pub mod jiu;
+pub mod xiangqi;
