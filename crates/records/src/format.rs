@@ -52,7 +52,10 @@ impl Format {
     /// The format the content looks like.
     pub fn sniff(bytes: &[u8]) -> Option<Format> {
         let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
-        let t = text.trim_start_matches('\u{feff}').trim_start();
+        let mut t = text.trim_start_matches('\u{feff}').trim_start();
+        while t.starts_with('#') {
+            t = t.split_once('\n').map_or("", |(_, rest)| rest).trim_start();
+        }
         if t.starts_with("[Game \"") {
             Some(Format::Boyi)
         } else if t.starts_with('(') && t[1..].trim_start().starts_with(';') {

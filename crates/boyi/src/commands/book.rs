@@ -104,7 +104,11 @@ fn build(a: &BuildArgs) -> Result<()> {
         "book {}: {} games, {entries} {}",
         a.output.display(),
         records.len(),
-        if a.kind == Kind::Position { "positions" } else { "sequences" }
+        if a.kind == Kind::Position {
+            "positions"
+        } else {
+            "sequences"
+        }
     );
     Ok(())
 }

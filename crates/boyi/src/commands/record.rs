@@ -164,7 +164,12 @@ fn validate(a: &ValidateArgs) -> Result<()> {
         match read_records(f, &a.input_opts) {
             Ok(games) => {
                 let plies: usize = games.iter().map(|g| g.record.moves.len()).sum();
-                writeln!(out, "ok {}: {} games, {plies} plies", f.display(), games.len())?;
+                writeln!(
+                    out,
+                    "ok {}: {} games, {plies} plies",
+                    f.display(),
+                    games.len()
+                )?;
             }
             Err(e) => {
                 failed += 1;
