@@ -1,9 +1,10 @@
 //! Record file formats: detection by extension and content, reading (always followed by a
 //! replay through the rules) and writing.
 
+use crate::pgn::Notation;
 use crate::record::GameRecord;
 use crate::replay::{Checked, check, start_position};
-use crate::{boyi_text, c6, grid, psq, sgf};
+use crate::{boyi_text, c6, grid, pgn, psq, sgf, xqf};
 use boyi_core::{Game, Side, TextError, text_err};
 use boyi_games::{GameKind, with_game};
 use std::path::Path;
@@ -19,10 +20,27 @@ pub enum Format {
     Psq,
     /// The Connect6 championship text (`.c6`).
     C6,
+    /// Xiangqi PGN, moves written in ICCS (reads every notation).
+    Pgn,
+    /// Xiangqi PGN, moves written in WXF.
+    PgnWxf,
+    /// Xiangqi PGN, moves written in Chinese.
+    PgnChinese,
+    /// XQStudio `.xqf` (Xiangqi, read only).
+    Xqf,
 }
 
 impl Format {
-    pub const ALL: [Format; 4] = [Format::Boyi, Format::Sgf, Format::Psq, Format::C6];
+    pub const ALL: [Format; 8] = [
+        Format::Boyi,
+        Format::Sgf,
+        Format::Psq,
+        Format::C6,
+        Format::Pgn,
+        Format::PgnWxf,
+        Format::PgnChinese,
+        Format::Xqf,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -30,6 +48,10 @@ impl Format {
             Format::Sgf => "sgf",
             Format::Psq => "psq",
             Format::C6 => "c6",
+            Format::Pgn => "pgn",
+            Format::PgnWxf => "pgn-wxf",
+            Format::PgnChinese => "pgn-chinese",
+            Format::Xqf => "xqf",
         }
     }
 
@@ -56,8 +78,12 @@ impl Format {
         while t.starts_with('#') {
             t = t.split_once('\n').map_or("", |(_, rest)| rest).trim_start();
         }
-        if t.starts_with("[Game \"") {
+        if bytes.starts_with(b"XQ") && bytes.len() >= 1024 {
+            Some(Format::Xqf)
+        } else if is_boyi_text(t) {
             Some(Format::Boyi)
+        } else if t.starts_with('[') {
+            Some(Format::Pgn)
         } else if t.starts_with('(') && t[1..].trim_start().starts_with(';') {
             Some(Format::Sgf)
         } else if t.starts_with("Piskvorky") {
@@ -77,6 +103,13 @@ impl Format {
             .or_else(|| Format::sniff(bytes))
             .ok_or_else(|| text_err!("{}: unknown record format", path.display()))
     }
+}
+
+/// Boyi text begins with `[Game "<a Boyi game>"]`; PGN may begin with `[Game "Chinese Chess"]`.
+fn is_boyi_text(t: &str) -> bool {
+    t.strip_prefix("[Game \"")
+        .and_then(|r| r.split_once('"'))
+        .is_some_and(|(name, _)| name.parse::<GameKind>().is_ok())
 }
 
 /// What a caller knows that a file may not say.
@@ -102,6 +135,8 @@ pub fn read_raw(
         Format::Sgf => sgf::read(text()?)?,
         Format::Psq => vec![psq::read(text()?)?],
         Format::C6 => c6::read(text()?)?,
+        Format::Pgn | Format::PgnWxf | Format::PgnChinese => pgn::read(text()?)?,
+        Format::Xqf => vec![xqf::read(bytes)?],
     };
     if let Some(v) = &opts.variant {
         for r in records.iter_mut().filter(|r| r.variant.is_none()) {
@@ -162,6 +197,10 @@ pub fn write(records: &[GameRecord], format: Format) -> Result<Vec<u8>, TextErro
             psq::write(rec, grid_start(rec)?.0)?
         }
         Format::C6 => c6::write(&checked)?,
+        Format::Pgn => pgn::write(&checked, Notation::Iccs)?,
+        Format::PgnWxf => pgn::write(&checked, Notation::Wxf)?,
+        Format::PgnChinese => pgn::write(&checked, Notation::Chinese)?,
+        Format::Xqf => return Err(text_err!("xqf files are read, not written")),
     };
     Ok(text.into_bytes())
 }

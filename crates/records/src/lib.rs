@@ -8,12 +8,14 @@ pub mod boyi_text;
 pub mod c6;
 pub mod format;
 pub mod grid;
+pub mod pgn;
 pub mod psq;
 pub mod record;
 pub mod replay;
 pub mod seqbook;
 pub mod sgf;
 pub mod symmetry;
+pub mod xqf;
 
 pub use format::{Format, ReadOptions, read, read_file, read_raw, write};
 pub use record::{GameRecord, GameResult, RecordedMove};

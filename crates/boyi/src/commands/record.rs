@@ -235,7 +235,10 @@ fn show_game<G: Game>(c: &Checked, a: &ShowArgs) -> Result<()> {
         write!(out, "{}", pos.render(&opts))?;
     }
     match &rec.result {
-        Some(r) => writeln!(out, "result: {} {}", r.word(), r.reason)?,
+        Some(r) => {
+            let who = r.winner.map_or("draw", G::side_name);
+            writeln!(out, "result: {who} {}", r.reason.trim())?
+        }
         None => writeln!(out, "result: unfinished")?,
     }
     Ok(())
