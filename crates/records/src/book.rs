@@ -9,7 +9,7 @@
 //! boyi-book 1
 //! game gomoku
 //! variant freestyle
-//! 00c0ffee00c0ffee	h8	12	7	1	4
+//! 00c0ffee00c0ffee<TAB>h8<TAB>12<TAB>7<TAB>1<TAB>4
 //! ```
 //! An entry is the key (16 hex digits), the move in the canonical orientation, games, wins,
 //! draws and losses of the side that played it.

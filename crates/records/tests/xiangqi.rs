@@ -36,7 +36,8 @@ fn pgn_reads_and_round_trips_in_every_notation() {
         assert_eq!(back[0].record, *rec, "{f:?}");
         assert_eq!(back[0].hashes, c.hashes);
     }
-    for f in [Format::Boyi] {
+    {
+        let f = Format::Boyi;
         let bytes = write(std::slice::from_ref(rec), f).unwrap();
         assert_eq!(
             read(&bytes, f, &ReadOptions::default()).unwrap()[0].record,
@@ -52,7 +53,8 @@ fn pgn_with_fen_black_to_move_and_illegal_moves() {
         .unwrap()
         .remove(0);
     assert_eq!(c.record.moves.len(), 2);
-    let out = String::from_utf8(write(&[c.record.clone()], Format::PgnWxf).unwrap()).unwrap();
+    let out =
+        String::from_utf8(write(std::slice::from_ref(&c.record), Format::PgnWxf).unwrap()).unwrap();
     assert!(out.contains("1... K5.6 2. K6+1 *"), "{out}");
     let bad = pgn.replace("d0d1", "d0d3");
     let err = read(bad.as_bytes(), Format::Pgn, &ReadOptions::default()).unwrap_err();

@@ -31,7 +31,7 @@ fn random_game(rng: &mut SplitMix64, i: usize) -> GameRecord {
             .into_iter()
             .filter(|m| pos.format_move(m) != "pass")
             .collect();
-        let mv = moves[rng.below(moves.len())].clone();
+        let mv = moves[rng.below(moves.len())];
         rec.push(pos.format_move(&mv));
         pos.play(&mv);
     }

@@ -136,7 +136,7 @@ pub fn read_records(path: &Path, opts: &InputArgs) -> Result<Vec<Checked>> {
     let ro = ReadOptions {
         variant: opts.variant.clone(),
     };
-    Ok(boyi_records::read(&bytes, format, &ro).with_context(|| path.display().to_string())?)
+    boyi_records::read(&bytes, format, &ro).with_context(|| path.display().to_string())
 }
 
 fn convert(a: &ConvertArgs) -> Result<()> {
