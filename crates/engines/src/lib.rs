@@ -1,0 +1,24 @@
+//! Players: everything in Boyi that chooses moves.
+//!
+//! - [`player`]: the [`Player`] trait, game history, search limits, thinking output, stop flag.
+//! - [`thread`]: a player on its own thread, so callers are never blocked by a search.
+//! - [`alphabeta`], [`random`]: the first built-in players; [`eval`]: their evaluations.
+//! - [`registry`]: built-in players by spec (`boyi:alphabeta?depth=3`).
+//! - [`tictactoe`]: a tiny complete game for fast tests of generic code.
+
+#[macro_use]
+extern crate boyi_core;
+
+pub mod alphabeta;
+pub mod eval;
+pub mod player;
+pub mod random;
+pub mod registry;
+pub mod thread;
+pub mod tictactoe;
+
+pub use player::{
+    Clock, Deadline, GameHistory, Info, InfoSink, Limits, Player, PlayerError, Score, StopFlag,
+};
+pub use registry::{BuildContext, build};
+pub use thread::{PlayerThread, SearchEvent};
