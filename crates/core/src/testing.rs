@@ -69,7 +69,10 @@ pub fn check_random_games<G: Game>(
             let before = pos.clone();
             pos.play(&mv);
             assert!(pos.undo(), "game {game}: undo failed after {mv:?}");
-            assert_eq!(pos, before, "game {game}: undo of {mv:?} changed the position");
+            assert_eq!(
+                pos, before,
+                "game {game}: undo of {mv:?} changed the position"
+            );
             assert_eq!(pos.hash(), before.hash());
             pos.play(&mv);
             played.push(mv);
@@ -83,12 +86,19 @@ pub fn check_random_games<G: Game>(
             replay.play(mv);
         }
         assert_eq!(replay, pos, "game {game}: replay differs");
-        assert_eq!(replay.outcome(), pos.outcome(), "game {game}: replay outcome differs");
+        assert_eq!(
+            replay.outcome(),
+            pos.outcome(),
+            "game {game}: replay outcome differs"
+        );
         let mut undone = pos.clone();
         for _ in 0..played.len() {
             assert!(undone.undo(), "game {game}: undo ran out");
         }
-        assert_eq!(&undone, start, "game {game}: undoing every move does not give the start");
+        assert_eq!(
+            &undone, start,
+            "game {game}: undoing every move does not give the start"
+        );
     }
     stats
 }
@@ -98,11 +108,19 @@ pub fn uniform<G: Game>(_: &G, moves: &[G::Move], rng: &mut SplitMix64) -> usize
     rng.below(moves.len())
 }
 
+/// At most this many moves per position have their text round-trip checked.
+const TEXT_CHECKS_PER_POSITION: usize = 1024;
+
 fn check_position<G: Game>(pos: &G, moves: &mut Vec<G::Move>, game: usize) {
     let text = pos.to_text();
     let at = || format!("game {game}, ply {}, position {text}", pos.history_len());
     assert_eq!(&pos.clone(), pos, "{}: clone differs", at());
-    assert_eq!(pos.hash(), pos.compute_hash(), "{}: incremental hash differs", at());
+    assert_eq!(
+        pos.hash(),
+        pos.compute_hash(),
+        "{}: incremental hash differs",
+        at()
+    );
     let reread = G::from_text(pos.variant(), &text)
         .unwrap_or_else(|e| panic!("{}: own text does not parse: {e}", at()));
     assert_eq!(reread.to_text(), text, "{}: text does not round-trip", at());
@@ -120,6 +138,11 @@ fn check_position<G: Game>(pos: &G, moves: &mut Vec<G::Move>, game: usize) {
     let mut seen = HashSet::with_capacity(moves.len());
     for mv in moves.iter() {
         assert!(seen.insert(mv), "{}: duplicate move {mv:?}", at());
+    }
+    // Text round-trips of every move, or of an even sample where there are very many
+    // (a Connect6 turn has tens of thousands of pairs).
+    let stride = moves.len().div_ceil(TEXT_CHECKS_PER_POSITION).max(1);
+    for mv in moves.iter().step_by(stride) {
         let s = pos.format_move(mv);
         match pos.parse_move(&s) {
             Ok(back) => assert_eq!(&back, mv, "{}: {s:?} parses to another move", at()),
