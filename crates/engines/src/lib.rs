@@ -10,7 +10,9 @@
 extern crate boyi_core;
 
 pub mod alphabeta;
+pub mod connect6;
 pub mod eval;
+pub mod gomoku;
 pub mod player;
 pub mod random;
 pub mod registry;
@@ -20,5 +22,5 @@ pub mod tictactoe;
 pub use player::{
     Clock, Deadline, GameHistory, Info, InfoSink, Limits, Player, PlayerError, Score, StopFlag,
 };
-pub use registry::{BuildContext, build};
+pub use registry::{BuildContext, BuiltinSpec, GamePlayers, build};
 pub use thread::{PlayerThread, SearchEvent};

@@ -48,7 +48,16 @@ mod tests {
         let picks = |seed| {
             let mut p = RandomPlayer::new(seed);
             (0..20)
-                .map(|_| Player::<TicTacToe>::choose(&mut p, &game, &Limits::default(), &StopFlag::new(), &mut |_| {}).unwrap())
+                .map(|_| {
+                    Player::<TicTacToe>::choose(
+                        &mut p,
+                        &game,
+                        &Limits::default(),
+                        &StopFlag::new(),
+                        &mut |_| {},
+                    )
+                    .unwrap()
+                })
                 .collect::<Vec<_>>()
         };
         assert_eq!(picks(7), picks(7));

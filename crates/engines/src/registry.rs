@@ -48,8 +48,12 @@ impl BuiltinSpec {
     }
 
     /// Checks every option is one of `known`.
-    fn allow(&self, known: &[&str]) -> Result<(), TextError> {
-        match self.options.iter().find(|(k, _)| !known.contains(&k.as_str())) {
+    pub fn allow(&self, known: &[&str]) -> Result<(), TextError> {
+        match self
+            .options
+            .iter()
+            .find(|(k, _)| !known.contains(&k.as_str()))
+        {
             Some((k, _)) => Err(text_err!(
                 "player {} has no option {k:?} (options: {})",
                 self.name,
@@ -59,7 +63,8 @@ impl BuiltinSpec {
         }
     }
 
-    fn number<T: std::str::FromStr>(&self, key: &str) -> Result<Option<T>, TextError> {
+    /// The value of option `key` as a number, if given.
+    pub fn number<T: std::str::FromStr>(&self, key: &str) -> Result<Option<T>, TextError> {
         match self.options.iter().rev().find(|(k, _)| k == key) {
             None => Ok(None),
             Some((_, v)) => v
@@ -78,9 +83,32 @@ pub struct BuildContext {
     pub seed: u64,
 }
 
+/// The players a game has beyond the generic ones: its strong engine, the seed baselines.
+/// Each game implements this beside its engine (`crate::gomoku`, ...).
+pub trait GamePlayers: Game {
+    /// Name and one line of help of each player of this game.
+    fn players() -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
+    /// Builds the player `spec.name`; `None` if this game has no player of that name.
+    fn build_player(
+        _spec: &BuiltinSpec,
+        _ctx: BuildContext,
+    ) -> Option<Result<Box<dyn Player<Self>>, TextError>> {
+        None
+    }
+}
+
 /// Builds the built-in player named by `spec` (the text after `boyi:`) for game `G`.
-pub fn build<G: Game>(spec: &str, ctx: BuildContext) -> Result<Box<dyn Player<G>>, TextError> {
+pub fn build<G: GamePlayers>(
+    spec: &str,
+    ctx: BuildContext,
+) -> Result<Box<dyn Player<G>>, TextError> {
     let spec = BuiltinSpec::parse(spec)?;
+    if let Some(built) = G::build_player(&spec, ctx) {
+        return built;
+    }
     match spec.name.as_str() {
         "random" => {
             spec.allow(&["seed"])?;
@@ -91,11 +119,20 @@ pub fn build<G: Game>(spec: &str, ctx: BuildContext) -> Result<Box<dyn Player<G>
             spec.allow(&["depth", "width"])?;
             let depth = spec.number("depth")?.unwrap_or(2);
             let width = spec.number("width")?;
-            Ok(alphabeta::<G>(format!("boyi:{}", spec_text(&spec)), depth, width))
+            Ok(alphabeta::<G>(
+                format!("boyi:{}", spec_text(&spec)),
+                depth,
+                width,
+            ))
         }
         other => Err(text_err!(
             "unknown player boyi:{other} (built-in players: {})",
-            PLAYERS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+            PLAYERS
+                .iter()
+                .chain(G::players())
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
         )),
     }
 }
@@ -104,17 +141,41 @@ fn spec_text(spec: &BuiltinSpec) -> String {
     if spec.options.is_empty() {
         return spec.name.clone();
     }
-    let opts: Vec<String> = spec.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let opts: Vec<String> = spec
+        .options
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
     format!("{}?{}", spec.name, opts.join(","))
 }
 
 /// The alpha-beta player with the evaluation of the game named `G::NAME`.
 fn alphabeta<G: Game>(name: String, depth: u32, width: Option<usize>) -> Box<dyn Player<G>> {
     match G::NAME {
-        "gomoku" => Box::new(AlphaBeta::<G, _>::new(name, LinePatterns::gomoku(), depth, width)),
-        "connect6" => Box::new(AlphaBeta::<G, _>::new(name, LinePatterns::connect6(), depth, width)),
-        "xiangqi" => Box::new(AlphaBeta::<G, _>::new(name, Material::xiangqi(), depth, width)),
-        "jiu" => Box::new(AlphaBeta::<G, _>::new(name, Material::stones(), depth, width)),
+        "gomoku" => Box::new(AlphaBeta::<G, _>::new(
+            name,
+            LinePatterns::gomoku(),
+            depth,
+            width,
+        )),
+        "connect6" => Box::new(AlphaBeta::<G, _>::new(
+            name,
+            LinePatterns::connect6(),
+            depth,
+            width,
+        )),
+        "xiangqi" => Box::new(AlphaBeta::<G, _>::new(
+            name,
+            Material::xiangqi(),
+            depth,
+            width,
+        )),
+        "jiu" => Box::new(AlphaBeta::<G, _>::new(
+            name,
+            Material::stones(),
+            depth,
+            width,
+        )),
         _ => Box::new(AlphaBeta::<G, _>::new(name, NoEval, depth, width)),
     }
 }
@@ -128,7 +189,10 @@ mod tests {
     fn specs_parse_and_errors_name_the_problem() {
         let s = BuiltinSpec::parse("alphabeta?depth=3,width=8").unwrap();
         assert_eq!(s.name, "alphabeta");
-        assert_eq!(s.options, vec![("depth".into(), "3".into()), ("width".into(), "8".into())]);
+        assert_eq!(
+            s.options,
+            vec![("depth".into(), "3".into()), ("width".into(), "8".into())]
+        );
         let ctx = BuildContext::default();
         assert!(build::<TicTacToe>("alphabeta?depth=3", ctx).is_ok());
         assert!(build::<TicTacToe>("random?seed=4", ctx).is_ok());

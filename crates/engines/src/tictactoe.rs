@@ -240,3 +240,5 @@ mod tests {
         assert_eq!(start.clone().perft(9), 127_872);
     }
 }
+
+impl crate::registry::GamePlayers for TicTacToe {}
