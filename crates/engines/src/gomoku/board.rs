@@ -3,7 +3,7 @@
 //! point's threat class and value, and running sums of those values. Playing a stone updates
 //! only the 32 points whose windows contain it, so evaluation is never recomputed from scratch.
 
-use super::pattern::{self, Pattern, Threat, point_value, shift, tables};
+use super::pattern::{Combos, Pattern, Threat, shift, tables};
 use boyi_core::{Point, Side};
 use boyi_games::gomoku::{Gomoku, Variant, renju};
 use boyi_games::grid::{self, Board};
@@ -45,6 +45,7 @@ pub struct EngineBoard {
     cells: Vec<Cell>,
     rule: Variant,
     tables: [&'static [u8]; 2],
+    combos: &'static Combos,
     /// Σ of point values over empty points, per side.
     sums: [i32; 2],
     /// Empty points per side and threat class.
@@ -83,6 +84,7 @@ impl EngineBoard {
                 &tables(exact(Side::Black)).by_side[0],
                 &tables(exact(Side::White)).by_side[1],
             ],
+            combos: Combos::get(),
             sums: [0; 2],
             threat_counts: [[0; 7]; 2],
             side: Side::Black,
@@ -146,10 +148,9 @@ impl EngineBoard {
                     self.cells[i].pats[s][d] = Pattern::from_u8(self.tables[s][key as usize]);
                 }
             }
+            self.compute(i);
             let c = &mut self.cells[i];
             for s in 0..2 {
-                c.threat[s] = pattern::threat(c.pats[s]);
-                c.value[s] = point_value(c.pats[s]);
                 if c.stone == grid::EMPTY {
                     self.sums[s] += c.value[s];
                     self.threat_counts[s][c.threat[s] as usize] += 1;
@@ -158,21 +159,23 @@ impl EngineBoard {
         }
     }
 
-    /// Recomputes the threat and value of point `i` from its patterns, keeping the sums.
-    fn refresh(&mut self, i: usize) {
-        let empty = self.cells[i].stone == grid::EMPTY;
+    /// Sets the threat and value of point `i` from its patterns.
+    fn compute(&mut self, i: usize) {
+        let c = &mut self.cells[i];
         for s in 0..2 {
-            let c = &mut self.cells[i];
-            if empty {
-                self.sums[s] -= c.value[s];
-                self.threat_counts[s][c.threat[s] as usize] -= 1;
-            }
-            c.threat[s] = pattern::threat(c.pats[s]);
-            c.value[s] = point_value(c.pats[s]);
-            if empty {
-                self.sums[s] += c.value[s];
-                self.threat_counts[s][c.threat[s] as usize] += 1;
-            }
+            (c.threat[s], c.value[s]) = self.combos.of(c.pats[s]);
+        }
+    }
+
+    /// Recomputes the threat and value of the empty point `i`, keeping the sums.
+    fn refresh(&mut self, i: usize) {
+        let c = &mut self.cells[i];
+        for s in 0..2 {
+            self.sums[s] -= c.value[s];
+            self.threat_counts[s][c.threat[s] as usize] -= 1;
+            (c.threat[s], c.value[s]) = self.combos.of(c.pats[s]);
+            self.sums[s] += c.value[s];
+            self.threat_counts[s][c.threat[s] as usize] += 1;
         }
     }
 
@@ -299,6 +302,7 @@ impl EngineBoard {
         self.hash ^= grid::stone_key(p, self.side);
         self.cells[i].stone = grid::EMPTY;
         self.update_around(i, 0);
+        self.compute(i);
         for t in 0..2 {
             self.sums[t] += self.cells[i].value[t];
             self.threat_counts[t][self.cells[i].threat[t] as usize] += 1;
@@ -323,12 +327,16 @@ impl EngineBoard {
                 }
                 // In j's window, i sits at offset k.
                 let sh = shift(k as i32);
-                let key = (self.cells[j].keys[d] as u32 & !(3 << sh)) | (code << sh);
-                self.cells[j].keys[d] = key as u16;
+                let c = &mut self.cells[j];
+                let key = (c.keys[d] as u32 & !(3 << sh)) | (code << sh);
+                c.keys[d] = key as u16;
                 for s in 0..2 {
-                    self.cells[j].pats[s][d] = Pattern::from_u8(self.tables[s][key as usize]);
+                    c.pats[s][d] = Pattern::from_u8(self.tables[s][key as usize]);
                 }
-                self.refresh(j);
+                // Occupied points get their threat and value back when they are emptied.
+                if c.stone == grid::EMPTY {
+                    self.refresh(j);
+                }
             }
         }
     }
@@ -392,7 +400,10 @@ impl EngineBoard {
             && fresh.threat_counts == self.threat_counts
             && self.points.iter().all(|&i| {
                 let (a, b) = (&fresh.cells[i], &self.cells[i]);
-                a.keys == b.keys && a.pats == b.pats && a.value == b.value && a.near == b.near
+                a.keys == b.keys
+                    && a.pats == b.pats
+                    && a.near == b.near
+                    && (b.stone != grid::EMPTY || (a.value == b.value && a.threat == b.threat))
             })
     }
 }

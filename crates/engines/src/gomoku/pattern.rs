@@ -212,6 +212,47 @@ pub fn point_value(p: [Pattern; 4]) -> i32 {
     p.iter().map(|&x| PATTERN_VALUE[x as usize]).sum::<i32>() + THREAT_VALUE[threat(p) as usize]
 }
 
+/// Threat class and value of every combination of four patterns, so that the per-move update
+/// is two table reads per point.
+pub struct Combos {
+    threat: Vec<Threat>,
+    value: Vec<i32>,
+}
+
+pub fn combo_index(p: [Pattern; 4]) -> usize {
+    ((p[0] as usize * PATTERNS + p[1] as usize) * PATTERNS + p[2] as usize) * PATTERNS
+        + p[3] as usize
+}
+
+impl Combos {
+    pub fn get() -> &'static Combos {
+        static COMBOS: OnceLock<Combos> = OnceLock::new();
+        COMBOS.get_or_init(|| {
+            let n = PATTERNS.pow(4);
+            let mut c = Combos {
+                threat: vec![Threat::None; n],
+                value: vec![0; n],
+            };
+            for i in 0..n {
+                let p = [
+                    Pattern::from_u8((i / (PATTERNS * PATTERNS * PATTERNS)) as u8),
+                    Pattern::from_u8((i / (PATTERNS * PATTERNS) % PATTERNS) as u8),
+                    Pattern::from_u8((i / PATTERNS % PATTERNS) as u8),
+                    Pattern::from_u8((i % PATTERNS) as u8),
+                ];
+                c.threat[i] = threat(p);
+                c.value[i] = point_value(p);
+            }
+            c
+        })
+    }
+
+    pub fn of(&self, p: [Pattern; 4]) -> (Threat, i32) {
+        let i = combo_index(p);
+        (self.threat[i], self.value[i])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
