@@ -35,9 +35,9 @@ pub fn analyze(args: &AnalyzeArgs) -> Result<()> {
 pub fn builtin_spec<'a>(spec: Option<&'a str>, default: &'a str) -> Result<&'a str> {
     match spec {
         None => Ok(default),
-        Some(s) => s
-            .strip_prefix("boyi:")
-            .ok_or_else(|| anyhow!("player {s:?}: only built-in players (boyi:…) can be used here")),
+        Some(s) => s.strip_prefix("boyi:").ok_or_else(|| {
+            anyhow!("player {s:?}: only built-in players (boyi:…) can be used here")
+        }),
     }
 }
 

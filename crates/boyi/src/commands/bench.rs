@@ -57,7 +57,11 @@ fn run<G: GamePlayers>(args: &BenchArgs) -> Result<()> {
         total += nodes;
     }
     let secs = started.elapsed().as_secs_f64();
-    let nps = if secs > 0.0 { (total as f64 / secs) as u64 } else { 0 };
+    let nps = if secs > 0.0 {
+        (total as f64 / secs) as u64
+    } else {
+        0
+    };
     println!("nodes {total} time {secs:.3} nps {nps}");
     Ok(())
 }
