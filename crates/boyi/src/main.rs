@@ -7,7 +7,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "boyi", version, about = "Boyi (博弈): play, analyse and serve board games")]
+#[command(
+    name = "boyi",
+    version,
+    about = "Boyi (博弈): play, analyse and serve board games"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

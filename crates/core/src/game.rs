@@ -145,7 +145,9 @@ impl FromStr for NoVariant {
     fn from_str(s: &str) -> Result<Self, TextError> {
         match s {
             "standard" => Ok(NoVariant),
-            _ => Err(text_err!("unknown variant {s:?} (this game has only \"standard\")")),
+            _ => Err(text_err!(
+                "unknown variant {s:?} (this game has only \"standard\")"
+            )),
         }
     }
 }

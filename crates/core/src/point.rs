@@ -49,17 +49,23 @@ impl Point {
         let col = c.to_ascii_lowercase() as u8 - b'a';
         let digits = chars.as_str();
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(text_err!("point {text:?} must be a column letter and a row number"));
+            return Err(text_err!(
+                "point {text:?} must be a column letter and a row number"
+            ));
         }
         if digits.starts_with('0') || digits.len() > 2 {
             return Err(text_err!("point {text:?} has a malformed row number"));
         }
         let row: usize = digits.parse().expect("one or two ASCII digits");
         if col as usize >= size {
-            return Err(text_err!("point {text:?}: column {c} is off the {size}x{size} board"));
+            return Err(text_err!(
+                "point {text:?}: column {c} is off the {size}x{size} board"
+            ));
         }
         if row > size {
-            return Err(text_err!("point {text:?}: row {row} is off the {size}x{size} board"));
+            return Err(text_err!(
+                "point {text:?}: row {row} is off the {size}x{size} board"
+            ));
         }
         Ok(Point::new(col, (row - 1) as u8))
     }
@@ -71,7 +77,9 @@ impl Point {
 
     pub fn from_gomocup(x: usize, y: usize, size: usize) -> Result<Point, TextError> {
         if x >= size || y >= size {
-            return Err(text_err!("coordinates {x},{y} are off the {size}x{size} board"));
+            return Err(text_err!(
+                "coordinates {x},{y} are off the {size}x{size} board"
+            ));
         }
         Ok(Point::new(x as u8, (size - 1 - y) as u8))
     }
@@ -98,7 +106,8 @@ impl Point {
     /// The four orthogonal neighbours that lie on the board.
     pub fn neighbours(self, size: usize) -> impl Iterator<Item = Point> {
         const D: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-        D.into_iter().filter_map(move |(dc, dr)| self.offset(dc, dr, size))
+        D.into_iter()
+            .filter_map(move |(dc, dr)| self.offset(dc, dr, size))
     }
 
     /// The point `dc` columns and `dr` rows away, if it lies on the board.
@@ -133,7 +142,9 @@ mod tests {
         assert_eq!(p.to_string(), "h8");
         assert!(Point::parse("a14", 14).unwrap() < Point::parse("b1", 14).unwrap());
         assert!(Point::parse("a2", 14).unwrap() < Point::parse("a14", 14).unwrap());
-        for bad in ["", "h", "8", "h0", "h08", "p1", "a16", "h8x", "é8", "h-1", "h123"] {
+        for bad in [
+            "", "h", "8", "h0", "h08", "p1", "a16", "h8x", "é8", "h-1", "h123",
+        ] {
             assert!(Point::parse(bad, 15).is_err(), "{bad}");
         }
     }

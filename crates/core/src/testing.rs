@@ -69,7 +69,10 @@ pub fn check_random_games<G: Game>(
             let before = pos.clone();
             pos.play(&mv);
             assert!(pos.undo(), "game {game}: undo failed after {mv:?}");
-            assert_eq!(pos, before, "game {game}: undo of {mv:?} changed the position");
+            assert_eq!(
+                pos, before,
+                "game {game}: undo of {mv:?} changed the position"
+            );
             assert_eq!(pos.hash(), before.hash());
             pos.play(&mv);
             played.push(mv);
@@ -83,12 +86,19 @@ pub fn check_random_games<G: Game>(
             replay.play(mv);
         }
         assert_eq!(replay, pos, "game {game}: replay differs");
-        assert_eq!(replay.outcome(), pos.outcome(), "game {game}: replay outcome differs");
+        assert_eq!(
+            replay.outcome(),
+            pos.outcome(),
+            "game {game}: replay outcome differs"
+        );
         let mut undone = pos.clone();
         for _ in 0..played.len() {
             assert!(undone.undo(), "game {game}: undo ran out");
         }
-        assert_eq!(&undone, start, "game {game}: undoing every move does not give the start");
+        assert_eq!(
+            &undone, start,
+            "game {game}: undoing every move does not give the start"
+        );
     }
     stats
 }
@@ -102,7 +112,12 @@ fn check_position<G: Game>(pos: &G, moves: &mut Vec<G::Move>, game: usize) {
     let text = pos.to_text();
     let at = || format!("game {game}, ply {}, position {text}", pos.history_len());
     assert_eq!(&pos.clone(), pos, "{}: clone differs", at());
-    assert_eq!(pos.hash(), pos.compute_hash(), "{}: incremental hash differs", at());
+    assert_eq!(
+        pos.hash(),
+        pos.compute_hash(),
+        "{}: incremental hash differs",
+        at()
+    );
     let reread = G::from_text(pos.variant(), &text)
         .unwrap_or_else(|e| panic!("{}: own text does not parse: {e}", at()));
     assert_eq!(reread.to_text(), text, "{}: text does not round-trip", at());

@@ -53,6 +53,7 @@ struct Search<'a, G: Game, E: Evaluator<G>> {
     deadline: Deadline,
     nodes: u64,
     aborted: bool,
+    banned: &'a [String],
     buffers: Vec<Vec<G::Move>>,
 }
 
@@ -70,7 +71,15 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
 
 impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
     /// Negamax with alpha-beta; returns the value and fills `pv` with the best line.
-    fn negamax(&mut self, pos: &mut G, depth: u32, ply: i32, mut alpha: i32, beta: i32, pv: &mut Vec<G::Move>) -> i32 {
+    fn negamax(
+        &mut self,
+        pos: &mut G,
+        depth: u32,
+        ply: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv: &mut Vec<G::Move>,
+    ) -> i32 {
         self.nodes += 1;
         if self.deadline.reached(self.nodes) {
             self.aborted = true;
@@ -84,6 +93,9 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         let mut moves = self.buffers.pop().unwrap_or_default();
         moves.clear();
         pos.generate_moves(&mut moves);
+        if ply == 0 && !self.banned.is_empty() {
+            moves.retain(|m| !self.banned.contains(&pos.format_move(m)));
+        }
         self.eval.order(pos, &mut moves);
         if let Some(w) = self.width {
             moves.truncate(w.max(1));
@@ -132,7 +144,11 @@ impl<G: Game, E: Evaluator<G>> Player<G> for AlphaBeta<G, E> {
         info: &mut dyn FnMut(Info),
     ) -> Result<G::Move, PlayerError> {
         let mut pos = game.current().clone();
-        let first = pos.legal_moves().into_iter().next().ok_or(PlayerError::GameOver)?;
+        let first = limits
+            .root_moves(&pos)
+            .into_iter()
+            .next()
+            .ok_or(PlayerError::GameOver)?;
         let max_depth = if limits.infinite {
             limits.depth.unwrap_or(MAX_DEPTH)
         } else {
@@ -144,6 +160,7 @@ impl<G: Game, E: Evaluator<G>> Player<G> for AlphaBeta<G, E> {
             deadline: Deadline::new(limits, pos.side_to_move(), stop),
             nodes: 0,
             aborted: false,
+            banned: &limits.banned,
             buffers: Vec::new(),
         };
         let mut best = first;
@@ -210,7 +227,9 @@ mod tests {
         let stop = StopFlag::new();
         let mut infos = Vec::new();
         // x: a1 b1, o: a2 b2, x to move wins at c1.
-        let win = p.choose(&play("a1,a2,b1,b2"), &Limits::default(), &stop, &mut |i| infos.push(i));
+        let win = p.choose(&play("a1,a2,b1,b2"), &Limits::default(), &stop, &mut |i| {
+            infos.push(i)
+        });
         assert_eq!(win, Ok(Point::parse("c1", 3).unwrap()));
         assert_eq!(infos.last().unwrap().score, Some(Score::Mate(1)));
         // x: a1 b1, o: b2 — o must block at c1.
@@ -223,7 +242,10 @@ mod tests {
         let mut p = AlphaBeta::<TicTacToe, _>::new("ab", NoEval, 9, None);
         let mut last = None;
         let h = GameHistory::new(TicTacToe::start(&NoVariant, None).unwrap());
-        p.choose(&h, &Limits::default(), &StopFlag::new(), &mut |i| last = i.score).unwrap();
+        p.choose(&h, &Limits::default(), &StopFlag::new(), &mut |i| {
+            last = i.score
+        })
+        .unwrap();
         assert_eq!(last, Some(Score::Units(0)));
     }
 
@@ -233,7 +255,9 @@ mod tests {
         let stop = StopFlag::new();
         stop.stop();
         let h = play("a1");
-        let mv = p.choose(&h, &Limits::default(), &stop, &mut |_| {}).unwrap();
+        let mv = p
+            .choose(&h, &Limits::default(), &stop, &mut |_| {})
+            .unwrap();
         assert!(h.current().is_legal(&mv));
     }
 

@@ -186,7 +186,10 @@ impl LinePatterns {
         for row in 0..b.height as i32 {
             for col in 0..b.width as i32 {
                 'dir: for (dc, dr) in DIRS {
-                    let (ec, er) = (col + dc * (self.k as i32 - 1), row + dr * (self.k as i32 - 1));
+                    let (ec, er) = (
+                        col + dc * (self.k as i32 - 1),
+                        row + dr * (self.k as i32 - 1),
+                    );
                     if ec < 0 || er < 0 || ec >= b.width as i32 || er >= b.height as i32 {
                         continue;
                     }
@@ -271,7 +274,8 @@ mod tests {
         assert_eq!((b.width, b.height), (15, 15));
         assert_eq!(b.at(7, 7), Some(b'x'));
         assert_eq!(b.cells.iter().flatten().count(), 1);
-        let fen = TextBoard::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w").unwrap();
+        let fen = TextBoard::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")
+            .unwrap();
         assert_eq!((b.width, fen.width, fen.height), (15, 9, 10));
         assert_eq!(fen.at(0, 0), Some(b'R'));
         assert!(TextBoard::parse("3/2/3 b").is_none());
@@ -281,7 +285,10 @@ mod tests {
     fn move_points_of_every_grid_notation() {
         let p = |s| Point::parse(s, 19).unwrap();
         assert_eq!(move_points("j10 k11", 19), vec![p("j10"), p("k11")]);
-        assert_eq!(move_points("g6-g8 x e6", 19), vec![p("g6"), p("g8"), p("e6")]);
+        assert_eq!(
+            move_points("g6-g8 x e6", 19),
+            vec![p("g6"), p("g8"), p("e6")]
+        );
         assert_eq!(move_points("c3*k9", 19), vec![p("c3"), p("k9")]);
         assert!(move_points("pass", 19).is_empty());
     }

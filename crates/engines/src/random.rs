@@ -24,11 +24,11 @@ impl<G: Game> Player<G> for RandomPlayer {
     fn choose(
         &mut self,
         game: &GameHistory<G>,
-        _: &Limits,
+        limits: &Limits,
         _: &StopFlag,
         _: &mut dyn FnMut(Info),
     ) -> Result<G::Move, PlayerError> {
-        let moves = game.current().legal_moves();
+        let moves = limits.root_moves(game.current());
         if moves.is_empty() {
             return Err(PlayerError::GameOver);
         }
@@ -48,7 +48,16 @@ mod tests {
         let picks = |seed| {
             let mut p = RandomPlayer::new(seed);
             (0..20)
-                .map(|_| Player::<TicTacToe>::choose(&mut p, &game, &Limits::default(), &StopFlag::new(), &mut |_| {}).unwrap())
+                .map(|_| {
+                    Player::<TicTacToe>::choose(
+                        &mut p,
+                        &game,
+                        &Limits::default(),
+                        &StopFlag::new(),
+                        &mut |_| {},
+                    )
+                    .unwrap()
+                })
                 .collect::<Vec<_>>()
         };
         assert_eq!(picks(7), picks(7));

@@ -49,7 +49,11 @@ impl BuiltinSpec {
 
     /// Checks every option is one of `known`.
     fn allow(&self, known: &[&str]) -> Result<(), TextError> {
-        match self.options.iter().find(|(k, _)| !known.contains(&k.as_str())) {
+        match self
+            .options
+            .iter()
+            .find(|(k, _)| !known.contains(&k.as_str()))
+        {
             Some((k, _)) => Err(text_err!(
                 "player {} has no option {k:?} (options: {})",
                 self.name,
@@ -91,11 +95,19 @@ pub fn build<G: Game>(spec: &str, ctx: BuildContext) -> Result<Box<dyn Player<G>
             spec.allow(&["depth", "width"])?;
             let depth = spec.number("depth")?.unwrap_or(2);
             let width = spec.number("width")?;
-            Ok(alphabeta::<G>(format!("boyi:{}", spec_text(&spec)), depth, width))
+            Ok(alphabeta::<G>(
+                format!("boyi:{}", spec_text(&spec)),
+                depth,
+                width,
+            ))
         }
         other => Err(text_err!(
             "unknown player boyi:{other} (built-in players: {})",
-            PLAYERS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+            PLAYERS
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
         )),
     }
 }
@@ -104,17 +116,41 @@ fn spec_text(spec: &BuiltinSpec) -> String {
     if spec.options.is_empty() {
         return spec.name.clone();
     }
-    let opts: Vec<String> = spec.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let opts: Vec<String> = spec
+        .options
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
     format!("{}?{}", spec.name, opts.join(","))
 }
 
 /// The alpha-beta player with the evaluation of the game named `G::NAME`.
 fn alphabeta<G: Game>(name: String, depth: u32, width: Option<usize>) -> Box<dyn Player<G>> {
     match G::NAME {
-        "gomoku" => Box::new(AlphaBeta::<G, _>::new(name, LinePatterns::gomoku(), depth, width)),
-        "connect6" => Box::new(AlphaBeta::<G, _>::new(name, LinePatterns::connect6(), depth, width)),
-        "xiangqi" => Box::new(AlphaBeta::<G, _>::new(name, Material::xiangqi(), depth, width)),
-        "jiu" => Box::new(AlphaBeta::<G, _>::new(name, Material::stones(), depth, width)),
+        "gomoku" => Box::new(AlphaBeta::<G, _>::new(
+            name,
+            LinePatterns::gomoku(),
+            depth,
+            width,
+        )),
+        "connect6" => Box::new(AlphaBeta::<G, _>::new(
+            name,
+            LinePatterns::connect6(),
+            depth,
+            width,
+        )),
+        "xiangqi" => Box::new(AlphaBeta::<G, _>::new(
+            name,
+            Material::xiangqi(),
+            depth,
+            width,
+        )),
+        "jiu" => Box::new(AlphaBeta::<G, _>::new(
+            name,
+            Material::stones(),
+            depth,
+            width,
+        )),
         _ => Box::new(AlphaBeta::<G, _>::new(name, NoEval, depth, width)),
     }
 }
@@ -128,7 +164,10 @@ mod tests {
     fn specs_parse_and_errors_name_the_problem() {
         let s = BuiltinSpec::parse("alphabeta?depth=3,width=8").unwrap();
         assert_eq!(s.name, "alphabeta");
-        assert_eq!(s.options, vec![("depth".into(), "3".into()), ("width".into(), "8".into())]);
+        assert_eq!(
+            s.options,
+            vec![("depth".into(), "3".into()), ("width".into(), "8".into())]
+        );
         let ctx = BuildContext::default();
         assert!(build::<TicTacToe>("alphabeta?depth=3", ctx).is_ok());
         assert!(build::<TicTacToe>("random?seed=4", ctx).is_ok());

@@ -49,13 +49,17 @@ pub struct ShowArgs {
 /// Builds the position the arguments describe.
 pub fn load<G: Game>(args: &PositionArgs) -> Result<G> {
     let variant: G::Variant = match &args.variant {
-        Some(v) => v.parse().with_context(|| format!("--variant for {}", G::NAME))?,
+        Some(v) => v
+            .parse()
+            .with_context(|| format!("--variant for {}", G::NAME))?,
         None => G::Variant::default(),
     };
     let mut pos = match &args.position {
         Some(text) => {
             if args.size.is_some() {
-                anyhow::bail!("--size applies to the start position; --position gives its own size");
+                anyhow::bail!(
+                    "--size applies to the start position; --position gives its own size"
+                );
             }
             G::from_text(&variant, text).context("--position")?
         }
