@@ -28,7 +28,7 @@ impl SplitMix64 {
     /// A uniform integer in `0..n` (n > 0), without modulo bias worth caring about for n < 2^32.
     pub fn below(&mut self, n: usize) -> usize {
         debug_assert!(n > 0);
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
     /// A uniform float in `[0, 1)`.

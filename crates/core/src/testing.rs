@@ -108,6 +108,9 @@ pub fn uniform<G: Game>(_: &G, moves: &[G::Move], rng: &mut SplitMix64) -> usize
     rng.below(moves.len())
 }
 
+/// At most this many moves per position have their text round-trip checked.
+const TEXT_CHECKS_PER_POSITION: usize = 1024;
+
 fn check_position<G: Game>(pos: &G, moves: &mut Vec<G::Move>, game: usize) {
     let text = pos.to_text();
     let at = || format!("game {game}, ply {}, position {text}", pos.history_len());
@@ -135,6 +138,11 @@ fn check_position<G: Game>(pos: &G, moves: &mut Vec<G::Move>, game: usize) {
     let mut seen = HashSet::with_capacity(moves.len());
     for mv in moves.iter() {
         assert!(seen.insert(mv), "{}: duplicate move {mv:?}", at());
+    }
+    // Text round-trips of every move, or of an even sample where there are very many
+    // (a Connect6 turn has tens of thousands of pairs).
+    let stride = moves.len().div_ceil(TEXT_CHECKS_PER_POSITION).max(1);
+    for mv in moves.iter().step_by(stride) {
         let s = pos.format_move(mv);
         match pos.parse_move(&s) {
             Ok(back) => assert_eq!(&back, mv, "{}: {s:?} parses to another move", at()),

@@ -24,7 +24,7 @@ pub const fn keys<const N: usize>(seed: u64) -> [u64; N] {
 mod tests {
     #[test]
     fn keys_are_distinct_and_nonzero() {
-        const K: [u64; 4096] = super::keys(42);
+        static K: [u64; 4096] = super::keys(42);
         let mut v = K.to_vec();
         v.sort_unstable();
         v.dedup();

@@ -4,6 +4,9 @@
 //! type implementing [`boyi_core::Game`]. [`GameKind`] names them for callers that choose a
 //! game at run time, and [`with_game!`] turns that choice into a monomorphized call.
 
+#[macro_use]
+extern crate boyi_core;
+
 use boyi_core::TextError;
 use std::fmt;
 use std::str::FromStr;
@@ -63,9 +66,21 @@ macro_rules! with_game {
     ($kind:expr, $G:ident => $body:expr) => {{
         #[allow(unreachable_patterns)]
         match $kind {
+            $crate::GameKind::Gomoku => {
+                type $G = $crate::gomoku::Gomoku;
+                Ok($body)
+            }
+            $crate::GameKind::Connect6 => {
+                type $G = $crate::connect6::Connect6;
+                Ok($body)
+            }
             other => Err(::boyi_core::TextError(format!(
                 "the rules of {other} are not built into this version of boyi"
             ))),
         }
     }};
 }
+
+pub mod connect6;
+pub mod gomoku;
+pub mod grid;
