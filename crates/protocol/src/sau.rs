@@ -159,6 +159,23 @@ impl<G: Game> Driver<G> for SauDriver {
     ) -> Result<(), PlayerError> {
         let me = game.current().side_to_move();
         let size = board_size(game.start());
+        let told = self.told.unwrap_or(0);
+        // Check everything before talking: the engine must be able to follow this game.
+        let mut untold = Vec::new();
+        let mut pos = game.start().clone();
+        for (i, mv) in game.moves().iter().enumerate() {
+            if i >= told {
+                if pos.side_to_move() == me {
+                    return Err(PlayerError::Unsupported(
+                        "the SAU protocol cannot tell an engine moves of its own side (no openings)".into(),
+                    ));
+                }
+                let text = to_sau(G::NAME, &pos.format_move(mv), size)
+                    .map_err(|e| PlayerError::Unsupported(e.to_string()))?;
+                untold.push(text);
+            }
+            pos.play(mv);
+        }
         if self.told.is_none() {
             let standard = G::start(game.start().variant(), Some(size)).map(|s| s.to_text());
             if standard.as_deref() != Ok(game.start().to_text().as_str()) {
@@ -172,22 +189,9 @@ impl<G: Game> Driver<G> for SauDriver {
                 "new {}",
                 if me == Side::Black { "black" } else { "white" }
             ));
-            self.told = Some(0);
         }
-        let told = self.told.unwrap_or(0);
-        let mut pos = game.start().clone();
-        for (i, mv) in game.moves().iter().enumerate() {
-            if i >= told {
-                if pos.side_to_move() == me {
-                    return Err(PlayerError::Unsupported(
-                        "the SAU protocol cannot tell an engine moves of its own side".into(),
-                    ));
-                }
-                let text = to_sau(G::NAME, &pos.format_move(mv), size)
-                    .map_err(|e| PlayerError::Unsupported(e.to_string()))?;
-                p.send(&format!("move {text}"));
-            }
-            pos.play(mv);
+        for text in untold {
+            p.send(&format!("move {text}"));
         }
         self.told = Some(game.moves().len());
         Ok(())
