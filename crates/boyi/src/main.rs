@@ -25,6 +25,10 @@ enum Command {
     Perft(commands::rules::PerftArgs),
     /// Draw a position as a text board.
     Show(commands::rules::ShowArgs),
+    /// Serve a Boyi player over an engine protocol on stdin/stdout.
+    Engine(commands::engine::EngineArgs),
+    /// Play a match between two players and report the score, Elo and SPRT.
+    Match(commands::matches::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +37,8 @@ fn main() -> ExitCode {
         Command::Moves(args) => commands::rules::moves(&args),
         Command::Perft(args) => commands::rules::perft(&args),
         Command::Show(args) => commands::rules::show(&args),
+        Command::Engine(args) => commands::engine::engine(&args),
+        Command::Match(args) => commands::matches::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
