@@ -144,7 +144,7 @@ impl Engine {
             best.nodes = self.nodes;
             info(b, &best);
             let spent = started.elapsed();
-            let out_of_time = budget.is_some_and(|t| spent * 5 > t * 2);
+            let out_of_time = budget.is_some_and(|t| spent * 2 > t);
             if self.aborted || v.abs() > WIN_BOUND || out_of_time {
                 break;
             }
@@ -297,7 +297,10 @@ impl Engine {
                 }
             }
         }
-        if depth <= 0 {
+        // Threat extension: a quiet leaf only when the opponent threatens no straight four
+        // or four-three next move.
+        let threatened = b.count_at_least(!me, Threat::FourThree) > 0;
+        if depth <= 0 && (!threatened || depth <= -4) {
             return self.leaf(b);
         }
         let mut moves = self.pool.pop().unwrap_or_else(|| Vec::with_capacity(64));
@@ -316,13 +319,17 @@ impl Engine {
         moves.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
         // A single forced answer does not use up depth.
         let forced = moves.len() == 1;
-        moves.truncate(self.config.width);
+        moves.truncate(if depth <= 0 { 8 } else { self.config.width });
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = moves[0].0;
         for n in 0..moves.len() {
             let m = moves[n].0;
-            let child = if forced { depth } else { depth - 1 };
+            let child = if forced && depth > 0 {
+                depth
+            } else {
+                depth - 1
+            };
             b.play(m);
             let v = if n == 0 {
                 -self.negamax(b, child, ply + 1, -beta, -alpha)
