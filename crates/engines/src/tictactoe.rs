@@ -225,6 +225,8 @@ impl Game for TicTacToe {
     }
 }
 
+impl crate::registry::GamePlayers for TicTacToe {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,5 +242,3 @@ mod tests {
         assert_eq!(start.clone().perft(9), 127_872);
     }
 }
-
-impl crate::registry::GamePlayers for TicTacToe {}

@@ -166,15 +166,14 @@ impl Engine6 {
     }
 
     fn root(&mut self, b: &mut Board6, moves: &mut [Pair], depth: i32) -> i32 {
-        if let Some(&pv) = self.pv[0].first() {
-            if let Some(k) = moves.iter().position(|m| (m.a, m.b) == (pv.a, pv.b)) {
-                moves[..=k].rotate_right(1);
-            }
+        if let Some(&pv) = self.pv[0].first()
+            && let Some(k) = moves.iter().position(|m| (m.a, m.b) == (pv.a, pv.b))
+        {
+            moves[..=k].rotate_right(1);
         }
         let mut alpha = -INF;
         let mut best = -INF;
-        for n in 0..moves.len() {
-            let m = moves[n];
+        for (n, &m) in moves.iter().enumerate() {
             b.play(m.a as usize, m.second());
             let v = if n == 0 {
                 -self.negamax(b, depth - 1, 1, -INF, -alpha)
@@ -264,8 +263,7 @@ impl Engine6 {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = moves[0];
-        for n in 0..moves.len() {
-            let m = moves[n];
+        for (n, &m) in moves.iter().enumerate() {
             b.play(m.a as usize, m.second());
             let v = if n == 0 {
                 -self.negamax(b, depth - 1, ply + 1, -beta, -alpha)
@@ -365,10 +363,10 @@ impl Engine6 {
                 out.push(pair(a, Some(c), sa + sc));
             }
         }
-        if out.is_empty() {
-            if let Some(&(a, s)) = first.first() {
-                out.push(pair(a, None, s));
-            }
+        if out.is_empty()
+            && let Some(&(a, s)) = first.first()
+        {
+            out.push(pair(a, None, s));
         }
         self.singles.push(first);
         self.singles.push(second);

@@ -25,18 +25,6 @@ struct Cell {
     near: u8,
 }
 
-impl Default for Pattern {
-    fn default() -> Self {
-        Pattern::Dead
-    }
-}
-
-impl Default for Threat {
-    fn default() -> Self {
-        Threat::None
-    }
-}
-
 #[derive(Clone)]
 pub struct EngineBoard {
     size: usize,

@@ -45,7 +45,7 @@ impl GamePlayers for Gomoku {
             "seed000" => Some(seed000::build(spec)),
             "seed001" => Some(
                 spec.allow(&[])
-                    .map(|()| Box::new(seed001::Seed001::default()) as Box<dyn Player<Gomoku>>),
+                    .map(|()| Box::new(seed001::Seed001) as Box<dyn Player<Gomoku>>),
             ),
             _ => None,
         }

@@ -11,9 +11,10 @@
 use std::sync::OnceLock;
 
 /// What a stone on the centre of a window makes in that line, weakest first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 #[repr(u8)]
 pub enum Pattern {
+    #[default]
     Dead = 0,
     /// Six or more where only exactly five counts (an overline).
     Overline,
@@ -51,9 +52,10 @@ impl Pattern {
 }
 
 /// A point's threat class for one side, combining its four line patterns, weakest first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 #[repr(u8)]
 pub enum Threat {
+    #[default]
     None = 0,
     /// Makes a three (one straight-four point).
     Three,

@@ -83,7 +83,7 @@ impl Engine {
             threats: ThreatSearch::default(),
             pool: Vec::new(),
             killers: [[0; 2]; MAX_PLY],
-            pv_table: vec![Vec::with_capacity(MAX_PLY); MAX_PLY + 1],
+            pv_table: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             scratch: Vec::with_capacity(64),
         }
     }
@@ -213,10 +213,10 @@ impl Engine {
         let mut alpha = -INF;
         let beta = INF;
         let mut order: Vec<usize> = moves.to_vec();
-        if let Some(&pv) = self.pv_table[0].first() {
-            if let Some(k) = order.iter().position(|&m| m == pv) {
-                order[..=k].rotate_right(1);
-            }
+        if let Some(&pv) = self.pv_table[0].first()
+            && let Some(k) = order.iter().position(|&m| m == pv)
+        {
+            order[..=k].rotate_right(1);
         }
         let mut best = -INF;
         for (n, &m) in order.iter().enumerate() {
@@ -323,8 +323,7 @@ impl Engine {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = moves[0].0;
-        for n in 0..moves.len() {
-            let m = moves[n].0;
+        for (n, &(m, _)) in moves.iter().enumerate() {
             let child = if forced && depth > 0 {
                 depth
             } else {

@@ -83,7 +83,7 @@ impl ThreatSearch {
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes >= self.budget
-            || (self.nodes % 1024 == 0 && self.until.is_some_and(|t| Instant::now() >= t))
+            || (self.nodes.is_multiple_of(1024) && self.until.is_some_and(|t| Instant::now() >= t))
         {
             self.aborted = true;
         }
