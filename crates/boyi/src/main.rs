@@ -31,6 +31,16 @@ enum Command {
     /// Opening books: build from records, probe.
     #[command(subcommand)]
     Book(commands::book::BookCommand),
+    /// Search a position with a built-in player; last line `score … bestmove …`.
+    Analyze(commands::analyze::AnalyzeArgs),
+    /// Search the game's bench positions to fixed depths: node signature and speed.
+    Bench(commands::bench::BenchArgs),
+    /// Look for a forced win by threats (gomoku: VCF, then VCT).
+    Solve(commands::solve::SolveArgs),
+    /// Serve a Boyi player over an engine protocol on stdin/stdout.
+    Engine(commands::engine::EngineArgs),
+    /// Play a match between two players and report the score, Elo and SPRT.
+    Match(commands::matches::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +51,11 @@ fn main() -> ExitCode {
         Command::Show(args) => commands::rules::show(&args),
         Command::Record(cmd) => commands::record::run(&cmd),
         Command::Book(cmd) => commands::book::run(&cmd),
+        Command::Analyze(args) => commands::analyze::analyze(&args),
+        Command::Bench(args) => commands::bench::bench(&args),
+        Command::Solve(args) => commands::solve::solve(&args),
+        Command::Engine(args) => commands::engine::engine(&args),
+        Command::Match(args) => commands::matches::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

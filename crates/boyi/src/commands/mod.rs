@@ -2,4 +2,9 @@
 
 pub mod book;
 pub mod record;
+pub mod analyze;
+pub mod bench;
+pub mod engine;
+pub mod matches;
 pub mod rules;
+pub mod solve;
