@@ -18,6 +18,7 @@ pub mod random;
 pub mod registry;
 pub mod thread;
 pub mod tictactoe;
+pub mod xiangqi;
 
 pub use player::{
     Clock, Deadline, GameHistory, Info, InfoSink, Limits, Player, PlayerError, Score, StopFlag,
