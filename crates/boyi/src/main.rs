@@ -25,6 +25,12 @@ enum Command {
     Perft(commands::rules::PerftArgs),
     /// Draw a position as a text board.
     Show(commands::rules::ShowArgs),
+    /// Game records: convert, validate, show, import, search.
+    #[command(subcommand)]
+    Record(commands::record::RecordCommand),
+    /// Opening books: build from records, probe.
+    #[command(subcommand)]
+    Book(commands::book::BookCommand),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +39,8 @@ fn main() -> ExitCode {
         Command::Moves(args) => commands::rules::moves(&args),
         Command::Perft(args) => commands::rules::perft(&args),
         Command::Show(args) => commands::rules::show(&args),
+        Command::Record(cmd) => commands::record::run(&cmd),
+        Command::Book(cmd) => commands::book::run(&cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

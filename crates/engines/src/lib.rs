@@ -13,6 +13,7 @@ pub mod alphabeta;
 pub mod connect6;
 pub mod eval;
 pub mod gomoku;
+pub mod jiu;
 pub mod player;
 pub mod random;
 pub mod registry;

@@ -74,6 +74,10 @@ macro_rules! with_game {
                 type $G = $crate::connect6::Connect6;
                 Ok($body)
             }
+            $crate::GameKind::Jiu => {
+                type $G = $crate::jiu::Jiu;
+                Ok($body)
+            }
             $crate::GameKind::Xiangqi => {
                 type $G = $crate::xiangqi::Xiangqi;
                 Ok($body)
@@ -88,4 +92,5 @@ macro_rules! with_game {
 pub mod connect6;
 pub mod gomoku;
 pub mod grid;
+pub mod jiu;
 pub mod xiangqi;

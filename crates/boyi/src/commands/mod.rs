@@ -1,3 +1,5 @@
 //! One module per group of subcommands.
 
+pub mod book;
+pub mod record;
 pub mod rules;
