@@ -145,7 +145,7 @@ pub fn play_game<G: Game>(cfg: &MatchConfig<G>, index: usize) -> Result<GameResu
     let opening = &cfg.openings[(index / 2) % cfg.openings.len()];
     let first = opening.current().side_to_move();
     // A plays the side to move after the opening in even games, the other side in odd ones.
-    let a_side = if index % 2 == 0 {
+    let a_side = if index.is_multiple_of(2) {
         first
     } else {
         first.opponent()

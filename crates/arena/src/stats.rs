@@ -144,7 +144,12 @@ impl Sprt {
                 "--sprt {text:?}: expected four numbers elo0,elo1,alpha,beta"
             ));
         };
-        if !(elo0 < elo1) || !(0.0 < alpha && alpha < 0.5) || !(0.0 < beta && beta < 0.5) {
+        let valid = elo0 < elo1
+            && (0.0..0.5).contains(&alpha)
+            && alpha > 0.0
+            && (0.0..0.5).contains(&beta)
+            && beta > 0.0;
+        if !valid {
             return Err(text_err!(
                 "--sprt {text:?}: needs elo0 < elo1 and 0 < alpha, beta < 0.5"
             ));

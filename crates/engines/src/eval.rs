@@ -84,7 +84,7 @@ pub fn grid_size<G: Game>(pos: &G) -> usize {
 
 /// The points of a grid-game move text (`h8`, `j10 k11`, `g6-g8 x e6` gives g6, g8, e6).
 pub fn move_points(text: &str, size: usize) -> Vec<Point> {
-    text.split(|c: char| c == ' ' || c == '-' || c == '*')
+    text.split([' ', '-', '*'])
         .filter_map(|t| Point::parse(t, size).ok())
         .collect()
 }
@@ -238,7 +238,7 @@ impl<G: Game> Evaluator<G> for LinePatterns {
         };
         let mut gain = vec![0i32; b.width * b.height];
         self.windows(&b, |n, _, pts| {
-            if n + 1 <= self.k {
+            if n < self.k {
                 let g = self.weights[n + 1] - self.weights[n];
                 for &(c, r) in pts {
                     gain[r * b.width + c] += g;

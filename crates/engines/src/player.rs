@@ -270,7 +270,7 @@ impl Deadline {
     pub fn reached(&self, nodes: u64) -> bool {
         self.stop.is_stopped()
             || self.nodes.is_some_and(|n| nodes >= n)
-            || (nodes % 16 == 0 && self.until.is_some_and(|t| Instant::now() >= t))
+            || (nodes.is_multiple_of(16) && self.until.is_some_and(|t| Instant::now() >= t))
     }
 }
 

@@ -98,7 +98,7 @@ pub fn to_sau(name: &str, canonical: &str, size: usize) -> Result<String, TextEr
 /// and Jiu captures come out in point order).
 pub fn from_sau(name: &str, text: &str, size: usize) -> Result<String, TextError> {
     let b = text.as_bytes();
-    if b.is_empty() || b.len() % 2 != 0 || !text.is_ascii() {
+    if b.is_empty() || !b.len().is_multiple_of(2) || !text.is_ascii() {
         return Err(text_err!(
             "SAU move {text:?} must be pairs of capital letters"
         ));
