@@ -7,6 +7,7 @@ use boyi_core::Game;
 use boyi_engines::{GameHistory, Limits};
 use boyi_games::connect6::Connect6;
 use boyi_games::gomoku::Gomoku;
+use boyi_games::xiangqi::Xiangqi;
 use boyi_protocol::driver::ExternalOptions;
 use std::time::Duration;
 
@@ -105,4 +106,55 @@ fn uci_and_ucci_serve_any_one_word_game() {
         2,
         Some(9),
     );
+}
+
+#[test]
+fn uci_dialects_and_ucci_serve_xiangqi() {
+    for protocol in ["uci", "uci-fsf", "ucci"] {
+        driven_match::<Xiangqi>(
+            protocol,
+            "boyi:alphabeta?depth=1",
+            "boyi:random",
+            2,
+            2,
+            None,
+        );
+    }
+}
+
+/// Fairy-Stockfish, if installed, as the external engine (`uci-fsf`).
+#[test]
+#[ignore = "slow tier: needs fairy-stockfish installed"]
+fn fairy_stockfish_plays_xiangqi() {
+    let fsf = ["/usr/games/fairy-stockfish", "/usr/bin/fairy-stockfish"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+        .expect("fairy-stockfish is installed");
+    let start = Xiangqi::start(&Default::default(), None).unwrap();
+    let cfg = MatchConfig {
+        players: [
+            PlayerSpec::parse("boyi:alphabeta?depth=2").unwrap(),
+            PlayerSpec::parse(&format!("cmd:\"{fsf}\"@uci-fsf")).unwrap(),
+        ],
+        games: 2,
+        concurrency: 2,
+        limits: Limits::depth(2),
+        tc: None,
+        openings: vec![GameHistory::new(start)],
+        seed: 1,
+        external: ExternalOptions::default(),
+        time_margin: Duration::from_secs(1),
+        max_plies: None,
+        sprt: None,
+    };
+    let mut records = Vec::new();
+    run_match(&cfg, |g, _| records.push(g.record.clone())).unwrap();
+    for rec in records {
+        let game = rec.replay::<Xiangqi>().unwrap();
+        assert!(
+            game.current().outcome().is_some() || rec.reason == "move limit",
+            "{}",
+            rec.to_text::<Xiangqi>()
+        );
+    }
 }
