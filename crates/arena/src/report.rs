@@ -87,12 +87,14 @@ fn game_line<G: boyi_engines::GamePlayers>(g: &GameResult) -> String {
         Some(s) => format!("{} wins", G::side_name(s)),
         None => "draw".to_string(),
     };
-    let a = G::side_name(g.a_side);
+    let (a, b) = (g.a_side, g.a_side.opponent());
     format!(
-        "game {} ({a} A): {} vs {}: {result} ({}) after {} moves",
+        "game {}: A {} ({}) vs B {} ({}): {result} ({}) after {} moves",
         g.index + 1,
-        r.players[0],
-        r.players[1],
+        r.players[a.index()],
+        G::side_name(a),
+        r.players[b.index()],
+        G::side_name(b),
         r.reason,
         r.moves.len()
     )

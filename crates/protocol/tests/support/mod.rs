@@ -27,6 +27,27 @@ pub fn transcript<G: Game>(
     limits: Limits,
     input: &str,
 ) -> String {
+    serve_with(protocol, Box::new(player), start, limits, input)
+}
+
+/// As [`transcript`], for a player built at run time.
+#[allow(dead_code)]
+pub fn transcript_boxed<G: Game>(
+    protocol: Protocol,
+    player: Box<dyn Player<G>>,
+    start: G,
+    input: &str,
+) -> String {
+    serve_with(protocol, player, start, Limits::default(), input)
+}
+
+fn serve_with<G: Game>(
+    protocol: Protocol,
+    player: Box<dyn Player<G>>,
+    start: G,
+    limits: Limits,
+    input: &str,
+) -> String {
     let out = Shared::default();
     let opts = ServeOptions {
         start,
@@ -36,7 +57,7 @@ pub fn transcript<G: Game>(
     };
     serve(
         protocol,
-        Box::new(player),
+        player,
         opts,
         Cursor::new(input.to_string()),
         out.clone(),
