@@ -7,13 +7,14 @@ use boyi_core::Game;
 use boyi_engines::{GameHistory, Limits};
 use boyi_games::connect6::Connect6;
 use boyi_games::gomoku::Gomoku;
+use boyi_games::jiu::Jiu;
 use boyi_games::xiangqi::Xiangqi;
 use boyi_protocol::driver::ExternalOptions;
 use std::time::Duration;
 
 /// Plays `games` games of the served `player` over `protocol` against `opponent` and checks
 /// the records.
-fn driven_match<G: Game>(
+fn driven_match<G: boyi_engines::GamePlayers>(
     protocol: &str,
     player: &str,
     opponent: &str,
@@ -86,6 +87,13 @@ fn gomocup_serves_gomoku() {
 fn sau_serves_gomoku_and_connect6() {
     driven_match::<Gomoku>("sau", "boyi:alphabeta?depth=1", "boyi:random", 2, 0, None);
     driven_match::<Connect6>("sau", "boyi:random", "boyi:alphabeta?depth=1", 2, 0, None);
+}
+
+#[test]
+fn sau_serves_jiu() {
+    // White places first, so the served engine told `new black` waits for white's placement;
+    // battle moves carry jump paths, `ZZ` flights and `XX` square captures.
+    driven_match::<Jiu>("sau", "boyi:random", "boyi:alphabeta?depth=1", 2, 0, None);
 }
 
 #[test]
