@@ -78,6 +78,10 @@ macro_rules! with_game {
                 type $G = $crate::xiangqi::Xiangqi;
                 Ok($body)
             }
+            $crate::GameKind::Jiu => {
+                type $G = $crate::jiu::Jiu;
+                Ok($body)
+            }
             other => Err(::boyi_core::TextError(format!(
                 "the rules of {other} are not built into this version of boyi"
             ))),
@@ -88,4 +92,5 @@ macro_rules! with_game {
 pub mod connect6;
 pub mod gomoku;
 pub mod grid;
+pub mod jiu;
 pub mod xiangqi;
