@@ -274,7 +274,14 @@ impl<G: ServerGame> Table<G> {
             }
             Cmd::Join { conn, out, token, name } => {
                 self.watchers.insert(conn, out.clone());
-                match self.join(&token, name.as_deref()).await {
+                let joined = self.join(&token, name.as_deref()).await;
+                if joined.is_ok()
+                    && let Ok(side) = self.seat_of(&token)
+                {
+                    let msg = json!({"v": 1, "type": "joined", "table": self.id, "side": side_name(side)});
+                    send(&out, &msg);
+                }
+                match joined {
                     Ok(true) => self.broadcast_state(),
                     Ok(false) => send(&out, &self.state_json()),
                     Err(e) => {
