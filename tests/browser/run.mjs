@@ -38,7 +38,7 @@ async function launchPerson(name) {
     executablePath: CHROMIUM,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${dir}`],
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],  // the fresh profile `dir` is passed as --user-data-dir by launchPersistentContext
     viewport: { width: 1280, height: 900 },
   });
   const page = ctx.pages()[0] || await ctx.newPage();
@@ -63,7 +63,7 @@ async function newGame(page, opts) {
   if (opts.think) await page.locator('select[name=player1] + input').fill(String(opts.think));
   if (opts.name) await page.fill('input[name=name]', opts.name);
   await page.click('#create');
-  await page.waitForURL(/#\/t\//);
+  await page.waitForFunction(() => location.hash.startsWith('#/t/'));
   await page.waitForSelector('svg.board');
 }
 

@@ -5,9 +5,9 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-if [ ! -x /usr/bin/chromium ]; then
+if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi "noto.*cjk"; then
     apt-get update
-    apt-get install -y chromium
+    apt-get install -y chromium fonts-noto-cjk
 fi
 cd "$here"
 npm ci --no-audit --no-fund

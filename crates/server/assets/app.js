@@ -22,6 +22,9 @@ function h(tag, attrs, ...children) {
   return e;
 }
 
+// Replaces the children of `el`, leaving out empty (null/false) ones.
+function fill(el, ...kids) { el.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined && k !== false)); }
+
 const view = () => document.getElementById('view');
 let meta = null;
 
@@ -137,15 +140,16 @@ function newGameView() {
   const game = sel('game', meta.games.map((g) => [g.name, g.name]), 'gomoku');
   const variant = h('span');
   const size = h('span');
-  const players = (id) => h('span', {}, sel(id, [], ''), ' think ', f[id + 'ms'] = h('input', { type: 'number', min: 10, max: 60000, value: 1000, step: 100, class: 'num' }), ' ms');
+  const players = (id) => h('span', {}, sel(id, [], ''), ' think ', f[id + 'ms'] = h('input', { type: 'number', min: 10, max: 60000, value: 1000, step: 10, class: 'num' }), ' ms');
   const comp1 = players('player1');
   const comp2 = players('player2');
   const fillGame = () => {
     const g = gameMeta(f.game.value);
     variant.replaceChildren(sel('variant', g.variants.map((v) => [v, v]), g.variants[0]));
+    f.size = null;
     size.replaceChildren(g.sizes.length ? sel('size', g.sizes.map((s) => [String(s), `${s}×${s}`]), String(g.sizes[0])) : h('span', { class: 'muted' }, 'fixed board'));
     for (const id of ['player1', 'player2']) {
-      const opts = g.players.map((p) => [p.name, p.name]).concat([['boyi:alphabeta?depth=3', 'boyi:alphabeta?depth=3'], ['boyi:alphabeta?depth=4', 'boyi:alphabeta?depth=4']]);
+      const opts = g.players.map((p) => [p.name, p.name]).concat([2, 3, 4].map((d) => [`boyi:alphabeta?depth=${d}`, `boyi:alphabeta?depth=${d}`]));
       f[id].replaceChildren(...opts.map(([v, l]) => h('option', { value: v, selected: v === 'boyi:alphabeta?depth=3' }, l)));
     }
     f.colour.replaceChildren(...[['first', `${g.sides[g.first === 'black' ? 0 : 1]} (moves first)`], ['second', g.sides[g.first === 'black' ? 1 : 0]], ['random', 'random']].map(([v, l]) => h('option', { value: v }, l)));
@@ -318,7 +322,7 @@ function tableView(id, inviteToken) {
     const think = thinking && state.status === 'playing'
       ? h('div', { class: 'thinking' }, h('b', {}, 'Computer thinking: '), `depth ${thinking.depth ?? '-'} · score ${thinking.score ?? '-'} · `, h('span', { class: 'pv' }, (thinking.pv || []).join(' ')))
       : null;
-    side.replaceChildren(...seatBox, st, ...info, ...offers, h('div', { class: 'buttons' }, ...buttons), invite, think,
+    fill(side, ...seatBox, st, ...info, ...offers, h('div', { class: 'buttons' }, ...buttons), invite, think,
       errorText ? h('p', { class: 'error', role: 'alert' }, errorText) : null,
       h('h3', {}, 'Moves'), moveList(state.game, state.moves),
       h('p', {}, h('a', { href: `/api/games/${id}/record` }, 'Download record'), state.status === 'finished' ? h('a', { href: `#/r/${id}`, class: 'sp' }, 'Replay') : null));
@@ -361,11 +365,11 @@ async function replayView(id) {
   view().replaceChildren(h('section', { class: 'table' }, box, panel));
   const res = await fetch(`/api/games/${id}`);
   const g = await res.json();
-  if (!res.ok) { panel.replaceChildren(h('p', { class: 'error' }, g.error)); return; }
+  if (!res.ok) { fill(panel, h('p', { class: 'error' }, g.error)); return; }
   let i = g.positions.length - 1;
   const show = () => {
     drawBoard(box, { game: g.game, position: g.positions[i], last: i ? g.moves[i - 1].text : null }, null);
-    panel.replaceChildren(h('h3', {}, `${g.game} · ${seatNames(g.seats)}`),
+    fill(panel, h('h3', {}, `${g.game} · ${seatNames(g.seats)}`),
       h('p', { class: 'result-banner' }, g.result ? (g.result.winner ? `${g.result.winner} wins — ${g.result.reason}` : `Draw — ${g.result.reason}`) : 'unfinished'),
       h('div', { class: 'buttons' }, h('button', { onclick: () => { i = 0; show(); } }, '⏮'), h('button', { onclick: () => { i = Math.max(0, i - 1); show(); } }, '◀'),
         h('span', { class: 'muted' }, ` ${i} / ${g.moves.length} `),
@@ -391,7 +395,7 @@ function analysisView() {
   const fill = () => {
     const g = gameMeta(gameSel.value);
     variantSel.replaceChildren(...g.variants.map((v) => h('option', { value: v }, v)));
-    const opts = g.players.map((p) => p.name).concat(['boyi:alphabeta?depth=3', 'boyi:alphabeta?depth=4']);
+    const opts = g.players.map((p) => p.name).concat([2, 3, 4].map((d) => `boyi:alphabeta?depth=${d}`));
     player.replaceChildren(...opts.map((p) => h('option', { value: p, selected: p === 'boyi:alphabeta?depth=3' }, p)));
   };
   gameSel.addEventListener('change', fill);
@@ -417,7 +421,7 @@ function analysisView() {
     const last = i.moves.length ? i.moves[i.moves.length - 1].text : null;
     const picker = i.hints ? new Picker({ game: i.game, position: i.position, hints: i.hints, toMove: i.to_move }, play, render) : null;
     drawBoard(box, { game: i.game, position: i.position, last }, picker);
-    panel.replaceChildren(
+    fill(panel, 
       h('h2', {}, 'Analysis board'),
       h('div', { class: 'form-row' }, gameSel, variantSel), posInput,
       h('div', { class: 'buttons' }, h('button', { onclick: setup }, 'Set up'),

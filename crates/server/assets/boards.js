@@ -1,6 +1,7 @@
 // Boyi boards: position text parsing, SVG drawing of every game, and picking a move by
 // clicking. Plain script, no build step; everything shown is built as DOM nodes with text
 // content, never as markup from data.
+(() => {
 'use strict';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -122,10 +123,10 @@ function drawGrid(view) {
     svg.appendChild(svgEl('line', { x1: X(0), y1: Y(i), x2: X(n - 1), y2: Y(i), class: 'line' }));
     svg.appendChild(svgEl('line', { x1: X(i), y1: Y(0), x2: X(i), y2: Y(n - 1), class: 'line' }));
     const letter = String.fromCharCode(97 + i);
-    svg.appendChild(svgEl('text', { x: X(i), y: w - m * 0.3, class: 'coord' }, letter));
-    svg.appendChild(svgEl('text', { x: X(i), y: m * 0.55, class: 'coord' }, letter));
-    svg.appendChild(svgEl('text', { x: m * 0.4, y: Y(i) + 4, class: 'coord' }, String(i + 1)));
-    svg.appendChild(svgEl('text', { x: w - m * 0.4, y: Y(i) + 4, class: 'coord' }, String(i + 1)));
+    svg.appendChild(svgEl('text', { x: X(i), y: w - m * 0.18, class: 'coord' }, letter));
+    svg.appendChild(svgEl('text', { x: X(i), y: m * 0.38, class: 'coord' }, letter));
+    svg.appendChild(svgEl('text', { x: m * 0.27, y: Y(i) + 4, class: 'coord' }, String(i + 1)));
+    svg.appendChild(svgEl('text', { x: w - m * 0.27, y: Y(i) + 4, class: 'coord' }, String(i + 1)));
   }
   if (view.game === 'jiu') {
     // The central diagonal (久物) between g7 and h8.
@@ -294,11 +295,12 @@ class Picker {
       return { chosen: [from], targets: (h.moves || []).filter((m) => m.startsWith(from)).map((m) => m.slice(2)) };
     }
     if (this.s.game === 'jiu' && h.paths) {
+      const landing = this.sel.length > 1 ? [{ name: this.sel[this.sel.length - 1], side }] : [];
       if (this.path) {
-        return { path: this.sel, chosen: this.caps, targets: this.captureTargets().filter((p) => !this.caps.includes(p)) };
+        return { path: this.sel, pending: landing, chosen: this.caps, targets: this.captureTargets().filter((p) => !this.caps.includes(p)) };
       }
       if (!this.sel.length) return {};
-      return { path: this.sel, chosen: [this.sel[0]], targets: this.nextPoints() };
+      return { path: this.sel, pending: landing, chosen: [this.sel[0]], targets: this.nextPoints() };
     }
     return {};
   }
@@ -429,3 +431,4 @@ function drawBoard(container, view, picker) {
 }
 
 window.Boards = { drawBoard, Picker, parseGrid, parseFen, moveMarks, parsePoint, pointOrder };
+})();
