@@ -392,14 +392,14 @@ function analysisView() {
   const player = h('select');
   const think = h('input', { type: 'number', value: 2000, min: 100, max: 60000, step: 100, class: 'num' });
   const err = h('p', { class: 'error', role: 'alert' });
-  const fill = () => {
+  const fillGame = () => {
     const g = gameMeta(gameSel.value);
     variantSel.replaceChildren(...g.variants.map((v) => h('option', { value: v }, v)));
     const opts = g.players.map((p) => p.name).concat([2, 3, 4].map((d) => `boyi:alphabeta?depth=${d}`));
     player.replaceChildren(...opts.map((p) => h('option', { value: p, selected: p === 'boyi:alphabeta?depth=3' }, p)));
   };
-  gameSel.addEventListener('change', fill);
-  fill();
+  gameSel.addEventListener('change', fillGame);
+  fillGame();
   const inspect = (line) => {
     a.seq += 1;
     conn.send({ type: 'inspect', id: a.seq, game: a.game, variant: a.variant, position: a.position || undefined, moves: line });

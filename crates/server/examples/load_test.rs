@@ -22,7 +22,12 @@ struct SeatResult {
 }
 
 /// Plays one seat: whenever it is this side's turn, a random legal move from the hints.
-async fn seat(addr: String, table: String, token: String, side: &'static str) -> anyhow::Result<SeatResult> {
+async fn seat(
+    addr: String,
+    table: String,
+    token: String,
+    side: &'static str,
+) -> anyhow::Result<SeatResult> {
     let (mut ws, _) = connect_async(format!("ws://{addr}/ws")).await?;
     let join = json!({"v": 1, "type": "join", "table": table, "token": token});
     ws.send(Message::text(join.to_string())).await?;
@@ -78,18 +83,26 @@ async fn create(addr: &str, game: &str) -> anyhow::Result<(String, String, Strin
             let v: Value = serde_json::from_str(&t)?;
             anyhow::ensure!(v["type"] == "created", "create failed: {v}");
             let s = |k: &str| v["tokens"][k].as_str().unwrap_or_default().to_string();
-            return Ok((v["table"].as_str().unwrap_or_default().into(), s("black"), s("white")));
+            return Ok((
+                v["table"].as_str().unwrap_or_default().into(),
+                s("black"),
+                s("white"),
+            ));
         }
     }
     anyhow::bail!("no answer to create")
 }
 
 /// Replays a stored game with the rules; the number of moves and the final outcome.
-fn check_stored<G: Game>(row: &boyi_server::store::GameRow) -> Result<(usize, Option<String>), String> {
+fn check_stored<G: Game>(
+    row: &boyi_server::store::GameRow,
+) -> Result<(usize, Option<String>), String> {
     let variant: G::Variant = row.variant.parse().map_err(|e| format!("{e}"))?;
     let mut pos = G::from_text(&variant, &row.start).map_err(|e| e.to_string())?;
     for m in &row.moves {
-        let mv = pos.parse_move(&m.text).map_err(|e| format!("ply {}: {e}", m.ply))?;
+        let mv = pos
+            .parse_move(&m.text)
+            .map_err(|e| format!("ply {}: {e}", m.ply))?;
         pos.play(&mv);
     }
     let winner = pos.outcome().map(|o| match o.winner {
@@ -122,8 +135,18 @@ async fn main() -> anyhow::Result<()> {
     let started = Instant::now();
     let mut tasks = Vec::new();
     for (t, b, w, _) in &tables {
-        tasks.push(tokio::spawn(seat(addr.clone(), t.clone(), b.clone(), "black")));
-        tasks.push(tokio::spawn(seat(addr.clone(), t.clone(), w.clone(), "white")));
+        tasks.push(tokio::spawn(seat(
+            addr.clone(),
+            t.clone(),
+            b.clone(),
+            "black",
+        )));
+        tasks.push(tokio::spawn(seat(
+            addr.clone(),
+            t.clone(),
+            w.clone(),
+            "white",
+        )));
     }
     let mut latencies = Vec::new();
     let mut client_plies = Vec::new();
@@ -165,9 +188,10 @@ async fn main() -> anyhow::Result<()> {
                 let kind: GameKind = game.parse()?;
                 match with_game!(kind, G => check_stored::<G>(&row))? {
                     Ok((n, _)) if n != *plies => Err(format!("{n} moves stored, {plies} played")),
-                    Ok((_, outcome)) if outcome != row.winner => {
-                        Err(format!("stored result {:?}, rules say {outcome:?}", row.winner))
-                    }
+                    Ok((_, outcome)) if outcome != row.winner => Err(format!(
+                        "stored result {:?}, rules say {outcome:?}",
+                        row.winner
+                    )),
                     Ok(_) => Ok(()),
                     Err(e) => Err(e),
                 }
@@ -180,7 +204,10 @@ async fn main() -> anyhow::Result<()> {
             eprintln!("game {t}: {e}");
         }
     }
-    println!("database check: {} games, {bad} lost or corrupted", tables.len());
+    println!(
+        "database check: {} games, {bad} lost or corrupted",
+        tables.len()
+    );
     anyhow::ensure!(bad == 0 && failures == 0, "load test failed");
     Ok(())
 }

@@ -84,8 +84,9 @@ fn analyze_game<G: ServerGame>(req: &AnalyzeRequest, out: Outbox) -> Result<Runn
         return Err("the game is over in this position".into());
     }
     let spec = normalise_spec(req.player.as_deref().unwrap_or("boyi:alphabeta?depth=3"))?;
-    let player = boyi_engines::build::<G>(spec.trim_start_matches("boyi:"), BuildContext::default())
-        .map_err(|e| e.to_string())?;
+    let player =
+        boyi_engines::build::<G>(spec.trim_start_matches("boyi:"), BuildContext::default())
+            .map_err(|e| e.to_string())?;
     let think_ms = req.think_ms.unwrap_or(3000);
     if !(10..=MAX_THINK_MS).contains(&think_ms) {
         return Err(format!("think_ms must be between 10 and {MAX_THINK_MS}"));

@@ -27,7 +27,10 @@ pub trait ServerGame: Game + GamePlayers {
 
 /// The canonical texts of every legal move.
 fn legal_texts<G: Game>(pos: &G) -> Vec<String> {
-    pos.legal_moves().iter().map(|m| pos.format_move(m)).collect()
+    pos.legal_moves()
+        .iter()
+        .map(|m| pos.format_move(m))
+        .collect()
 }
 
 impl ServerGame for Gomoku {

@@ -28,11 +28,26 @@ const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-
 
 pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
-        .route("/", get(|| async { asset(INDEX, "text/html; charset=utf-8") }))
-        .route("/assets/app.js", get(|| async { asset(APP_JS, "text/javascript; charset=utf-8") }))
-        .route("/assets/boards.js", get(|| async { asset(BOARDS_JS, "text/javascript; charset=utf-8") }))
-        .route("/assets/style.css", get(|| async { asset(STYLE, "text/css; charset=utf-8") }))
-        .route("/assets/icon.svg", get(|| async { asset(ICON, "image/svg+xml") }))
+        .route(
+            "/",
+            get(|| async { asset(INDEX, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/assets/app.js",
+            get(|| async { asset(APP_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/assets/boards.js",
+            get(|| async { asset(BOARDS_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/assets/style.css",
+            get(|| async { asset(STYLE, "text/css; charset=utf-8") }),
+        )
+        .route(
+            "/assets/icon.svg",
+            get(|| async { asset(ICON, "image/svg+xml") }),
+        )
         .route("/ws", get(upgrade))
         .route("/api/lobby", get(lobby))
         .route("/api/meta", get(|| async { json_response(meta()) }))
@@ -45,8 +60,14 @@ fn asset(body: &'static str, kind: &'static str) -> Response {
     let mut r = body.into_response();
     let h = r.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     r
 }

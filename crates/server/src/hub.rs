@@ -210,8 +210,8 @@ fn check_seat<G: ServerGame>(req: &SeatRequest, side: Side) -> Result<Seat, Stri
             })
         }
         "computer" => {
-            let spec = normalise_spec(req.player.as_deref().unwrap_or("boyi:random"))
-                .map_err(what)?;
+            let spec =
+                normalise_spec(req.player.as_deref().unwrap_or("boyi:random")).map_err(what)?;
             let body = spec.trim_start_matches("boyi:");
             boyi_engines::build::<G>(body, BuildContext::default())
                 .map_err(|e| what(e.to_string()))?;

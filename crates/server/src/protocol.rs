@@ -149,7 +149,10 @@ mod tests {
             parse(r#"{"v":1,"type":"move","table":"t","token":"k","move":"h8"}"#),
             Ok(ClientMsg::Move { .. })
         ));
-        assert!(matches!(parse(r#"{"v":1,"type":"ping"}"#), Ok(ClientMsg::Ping {})));
+        assert!(matches!(
+            parse(r#"{"v":1,"type":"ping"}"#),
+            Ok(ClientMsg::Ping {})
+        ));
         let err = |s: &str| parse(s).unwrap_err();
         assert!(err("{").starts_with("malformed message"));
         assert!(err("[1]").contains("JSON object"));

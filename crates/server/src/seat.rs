@@ -159,7 +159,11 @@ pub fn new_table_id() -> String {
 
 /// Whether two tokens are equal, in time independent of where they differ.
 pub fn same_token(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
 }
 
 /// A player name as given, checked: trimmed, at most [`MAX_NAME`] characters, no control
@@ -227,8 +231,29 @@ mod tests {
             "boyi:alphabeta?depth=2"
         );
         assert!(normalise_spec("cmd:rm -rf").is_err());
-        assert!(ClockSpec { base_ms: 0, inc_ms: 0 }.check().is_err());
-        assert!(ClockSpec { base_ms: 1000, inc_ms: MAX_INC_MS + 1 }.check().is_err());
-        assert!(ClockSpec { base_ms: 60_000, inc_ms: 2000 }.check().is_ok());
+        assert!(
+            ClockSpec {
+                base_ms: 0,
+                inc_ms: 0
+            }
+            .check()
+            .is_err()
+        );
+        assert!(
+            ClockSpec {
+                base_ms: 1000,
+                inc_ms: MAX_INC_MS + 1
+            }
+            .check()
+            .is_err()
+        );
+        assert!(
+            ClockSpec {
+                base_ms: 60_000,
+                inc_ms: 2000
+            }
+            .check()
+            .is_ok()
+        );
     }
 }

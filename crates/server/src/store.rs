@@ -213,9 +213,11 @@ impl Store {
     /// The ids of every stored game.
     pub fn all_ids(&self) -> Result<Vec<String>, StoreError> {
         self.with_reader(|c| {
-            Ok(c.prepare("SELECT id FROM server_games ORDER BY created_ms")?
-                .query_map([], |r| r.get(0))?
-                .collect::<Result<_, _>>()?)
+            Ok(
+                c.prepare("SELECT id FROM server_games ORDER BY created_ms")?
+                    .query_map([], |r| r.get(0))?
+                    .collect::<Result<_, _>>()?,
+            )
         })
     }
 
@@ -470,7 +472,12 @@ mod tests {
         let store = Store::open(&path).unwrap();
         let a = store.load("a").unwrap().unwrap();
         assert_eq!(a.moves, vec![mv(0, "c3"), mv(1, "d4")]);
-        let open: Vec<String> = store.unfinished().unwrap().into_iter().map(|g| g.id).collect();
+        let open: Vec<String> = store
+            .unfinished()
+            .unwrap()
+            .into_iter()
+            .map(|g| g.id)
+            .collect();
         assert_eq!(open, vec!["a"]);
         let done = store.finished(10).unwrap();
         assert_eq!(done[0].winner.as_deref(), Some("draw"));

@@ -24,13 +24,33 @@ pub type Outbox = mpsc::Sender<Arc<str>>;
 
 /// What a connection asks of a table.
 pub enum Cmd {
-    Watch { conn: u64, out: Outbox },
-    Unwatch { conn: u64 },
+    Watch {
+        conn: u64,
+        out: Outbox,
+    },
+    Unwatch {
+        conn: u64,
+    },
     /// Watch, and hold the seat of `token` under `name`.
-    Join { conn: u64, out: Outbox, token: String, name: Option<String> },
+    Join {
+        conn: u64,
+        out: Outbox,
+        token: String,
+        name: Option<String>,
+    },
     /// Take an open seat (`side`, or any): answered with a `seated` message holding a token.
-    Sit { conn: u64, out: Outbox, side: Option<Side>, name: Option<String> },
-    Act { conn: u64, out: Outbox, token: String, act: Act },
+    Sit {
+        conn: u64,
+        out: Outbox,
+        side: Option<Side>,
+        name: Option<String>,
+    },
+    Act {
+        conn: u64,
+        out: Outbox,
+        token: String,
+        act: Act,
+    },
 }
 
 /// What a seat holder does.
@@ -272,7 +292,12 @@ impl<G: ServerGame> Table<G> {
             Cmd::Unwatch { conn } => {
                 self.watchers.remove(&conn);
             }
-            Cmd::Join { conn, out, token, name } => {
+            Cmd::Join {
+                conn,
+                out,
+                token,
+                name,
+            } => {
                 self.watchers.insert(conn, out.clone());
                 let joined = self.join(&token, name.as_deref()).await;
                 if joined.is_ok()
@@ -290,7 +315,12 @@ impl<G: ServerGame> Table<G> {
                     }
                 }
             }
-            Cmd::Sit { conn, out, side, name } => {
+            Cmd::Sit {
+                conn,
+                out,
+                side,
+                name,
+            } => {
                 self.watchers.insert(conn, out.clone());
                 match self.sit(side, name.as_deref()).await {
                     Ok((side, token)) => {
@@ -302,7 +332,12 @@ impl<G: ServerGame> Table<G> {
                     Err(e) => self.error(&out, &e),
                 }
             }
-            Cmd::Act { conn, out, token, act } => {
+            Cmd::Act {
+                conn,
+                out,
+                token,
+                act,
+            } => {
                 self.watchers.insert(conn, out.clone());
                 match self.act(&token, act).await {
                     Ok(()) => {
@@ -355,7 +390,11 @@ impl<G: ServerGame> Table<G> {
         Ok(true)
     }
 
-    async fn sit(&mut self, side: Option<Side>, name: Option<&str>) -> Result<(Side, String), String> {
+    async fn sit(
+        &mut self,
+        side: Option<Side>,
+        name: Option<&str>,
+    ) -> Result<(Side, String), String> {
         if !self.playing() {
             return Err("the game is over".into());
         }
@@ -397,8 +436,11 @@ impl<G: ServerGame> Table<G> {
         match act {
             Act::Move(text) => self.human_move(side, &text).await,
             Act::Resign => {
-                self.finish(Some(side.opponent()), format!("{} resigned", G::side_name(side)))
-                    .await
+                self.finish(
+                    Some(side.opponent()),
+                    format!("{} resigned", G::side_name(side)),
+                )
+                .await
             }
             Act::OfferDraw => {
                 if opponent_is_computer {
@@ -439,14 +481,21 @@ impl<G: ServerGame> Table<G> {
                     return Err("there is no undo request to answer".into());
                 };
                 self.undo_request = None;
-                if accept { self.undo_for(asker).await } else { Ok(()) }
+                if accept {
+                    self.undo_for(asker).await
+                } else {
+                    Ok(())
+                }
             }
         }
     }
 
     async fn human_move(&mut self, side: Side, text: &str) -> Result<(), String> {
         if self.to_move() != side {
-            return Err(format!("it is not your turn ({} to move)", G::side_name(self.to_move())));
+            return Err(format!(
+                "it is not your turn ({} to move)",
+                G::side_name(self.to_move())
+            ));
         }
         if text.len() > 512 {
             return Err("move text is too long".into());
@@ -610,7 +659,9 @@ impl<G: ServerGame> Table<G> {
         };
         let engine = self.engines[side.index()].as_mut().expect("spawned above");
         engine.sent += 1;
-        engine.thread.search(self.history.clone(), limits, engine.sent == 1);
+        engine
+            .thread
+            .search(self.history.clone(), limits, engine.sent == 1);
         self.awaiting = Some((side, engine.sent));
     }
 
@@ -666,11 +717,12 @@ impl<G: ServerGame> Table<G> {
 
     fn broadcast(&mut self, msg: &Value) {
         let text: Arc<str> = msg.to_string().into();
-        self.watchers.retain(|_, out| match out.try_send(text.clone()) {
-            Ok(()) => true,
-            Err(mpsc::error::TrySendError::Full(_)) => true,
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
-        });
+        self.watchers
+            .retain(|_, out| match out.try_send(text.clone()) {
+                Ok(()) => true,
+                Err(mpsc::error::TrySendError::Full(_)) => true,
+                Err(mpsc::error::TrySendError::Closed(_)) => false,
+            });
     }
 
     fn broadcast_state(&mut self) {

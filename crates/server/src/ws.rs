@@ -35,7 +35,11 @@ pub async fn run(socket: WebSocket, app: Arc<AppState>, ip: IpAddr) {
     let (out, mut rx) = mpsc::channel::<Arc<str>>(OUTBOX);
     let writer = tokio::spawn(async move {
         while let Some(text) = rx.recv().await {
-            if sink.send(Message::Text(Utf8Bytes::from(&*text))).await.is_err() {
+            if sink
+                .send(Message::Text(Utf8Bytes::from(&*text)))
+                .await
+                .is_err()
+            {
                 break;
             }
         }
@@ -140,7 +144,8 @@ impl Conn {
         match msg {
             ClientMsg::Ping {} => self.send(json!({"v": 1, "type": "pong"})),
             ClientMsg::Create(req) => match self.app.hub.create(req).await {
-                Ok(c) => self.send(json!({"v": 1, "type": "created", "table": c.table, "tokens": c.tokens})),
+                Ok(c) => self
+                    .send(json!({"v": 1, "type": "created", "table": c.table, "tokens": c.tokens})),
                 Err(e) => self.error(None, &e),
             },
             ClientMsg::Watch { table } => self.to_table(&table, Cmd::Watch { conn: id, out }),
@@ -151,26 +156,44 @@ impl Conn {
                     let _ = h.tx.send(Cmd::Unwatch { conn: id });
                 }
             }
-            ClientMsg::Join { table, token, name } => {
-                self.to_table(&table, Cmd::Join { conn: id, out, token, name })
-            }
+            ClientMsg::Join { table, token, name } => self.to_table(
+                &table,
+                Cmd::Join {
+                    conn: id,
+                    out,
+                    token,
+                    name,
+                },
+            ),
             ClientMsg::Sit { table, side, name } => {
                 let side = match side.as_deref().map(parse_side).transpose() {
                     Ok(s) => s,
                     Err(e) => return self.error(Some(&table), &e),
                 };
-                self.to_table(&table, Cmd::Sit { conn: id, out, side, name })
+                self.to_table(
+                    &table,
+                    Cmd::Sit {
+                        conn: id,
+                        out,
+                        side,
+                        name,
+                    },
+                )
             }
             ClientMsg::Move { table, token, mv } => self.act(table, token, Act::Move(mv)),
             ClientMsg::Resign { table, token } => self.act(table, token, Act::Resign),
             ClientMsg::OfferDraw { table, token } => self.act(table, token, Act::OfferDraw),
-            ClientMsg::AnswerDraw { table, token, accept } => {
-                self.act(table, token, Act::AnswerDraw(accept))
-            }
+            ClientMsg::AnswerDraw {
+                table,
+                token,
+                accept,
+            } => self.act(table, token, Act::AnswerDraw(accept)),
             ClientMsg::RequestUndo { table, token } => self.act(table, token, Act::RequestUndo),
-            ClientMsg::AnswerUndo { table, token, accept } => {
-                self.act(table, token, Act::AnswerUndo(accept))
-            }
+            ClientMsg::AnswerUndo {
+                table,
+                token,
+                accept,
+            } => self.act(table, token, Act::AnswerUndo(accept)),
             ClientMsg::Inspect(req) => match analysis::inspect(&req) {
                 Ok(v) => self.send(v),
                 Err(e) => self.send(json!({"v": 1, "type": "error", "id": req.id, "message": e})),

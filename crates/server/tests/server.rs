@@ -25,7 +25,8 @@ async fn full_game<G: Game>(server: &TestServer, mut req: Value, seed: u64) -> (
     let (table, tokens) = a.create(req.clone()).await;
     let tok = |s: &str| tokens[s].as_str().unwrap().to_string();
     let (black, white) = (tok("black"), tok("white"));
-    a.send(json!({"v": 1, "type": "join", "table": table, "token": black})).await;
+    a.send(json!({"v": 1, "type": "join", "table": table, "token": black}))
+        .await;
     let s = a.state_at(&table, 0).await;
     b.send(json!({"v": 1, "type": "join", "table": table, "token": white, "name": "Bo"}))
         .await;
@@ -44,7 +45,11 @@ async fn full_game<G: Game>(server: &TestServer, mut req: Value, seed: u64) -> (
         let mv = &moves[rng.below(moves.len())];
         let text = local.format_move(mv);
         let white_moves = local.side_to_move() == boyi_core::Side::White;
-        let (mover, token) = if white_moves { (&mut b, &white) } else { (&mut a, &black) };
+        let (mover, token) = if white_moves {
+            (&mut b, &white)
+        } else {
+            (&mut a, &black)
+        };
         mover.play(&table, token, &text).await;
         local.play(mv);
         plies += 1;
@@ -57,7 +62,13 @@ async fn full_game<G: Game>(server: &TestServer, mut req: Value, seed: u64) -> (
     let o = local.outcome().unwrap();
     assert_eq!(last["status"], "finished");
     assert_eq!(last["result"]["reason"], o.reason);
-    let winner = o.winner.map(|s| if s == boyi_core::Side::Black { "black" } else { "white" });
+    let winner = o.winner.map(|s| {
+        if s == boyi_core::Side::Black {
+            "black"
+        } else {
+            "white"
+        }
+    });
     assert_eq!(last["result"]["winner"], json!(winner));
     // Stored, replayable and downloadable.
     let (status, body) = http_get(server.addr, &format!("/api/games/{table}")).await;
@@ -66,7 +77,10 @@ async fn full_game<G: Game>(server: &TestServer, mut req: Value, seed: u64) -> (
     assert_eq!(stored["moves"].as_array().unwrap().len(), plies);
     assert_eq!(stored["positions"].as_array().unwrap().len(), plies + 1);
     assert_eq!(stored["positions"][plies], local.to_text());
-    assert!(!body.contains(&black) && !body.contains(&white), "tokens stay secret");
+    assert!(
+        !body.contains(&black) && !body.contains(&white),
+        "tokens stay secret"
+    );
     let (status, record) = http_get(server.addr, &format!("/api/games/{table}/record")).await;
     assert_eq!(status, 200);
     assert!(record.contains(&format!("[Game \"{}\"]", G::NAME)));
@@ -89,7 +103,14 @@ async fn two_seats_play_every_game_to_its_end() {
 
 /// Plays `text` with `token` and expects an error naming `expect`; then checks the table
 /// still has `plies` moves.
-async fn rejected(c: &mut Client, table: &str, token: &str, text: &str, expect: &str, plies: usize) {
+async fn rejected(
+    c: &mut Client,
+    table: &str,
+    token: &str,
+    text: &str,
+    expect: &str,
+    plies: usize,
+) {
     c.play(table, token, text).await;
     let e = c.error().await;
     assert!(e.contains(expect), "{text}: {e}");
@@ -113,7 +134,15 @@ async fn bad_input_is_refused_and_changes_nothing() {
     let mut watcher = Client::connect(server.addr).await;
     watcher.fresh_state(&table).await;
     rejected(&mut watcher, &table, "", "i9", "holds no seat", 1).await;
-    rejected(&mut watcher, &table, &"0".repeat(32), "i9", "holds no seat", 1).await;
+    rejected(
+        &mut watcher,
+        &table,
+        &"0".repeat(32),
+        "i9",
+        "holds no seat",
+        1,
+    )
+    .await;
     // Out of turn, occupied, off the board, malformed.
     rejected(&mut a, &table, black, "i9", "not your turn", 1).await;
     rejected(&mut a, &table, white, "h8", "h8", 1).await;
@@ -121,7 +150,8 @@ async fn bad_input_is_refused_and_changes_nothing() {
     rejected(&mut a, &table, white, "", "move", 1).await;
     rejected(&mut a, &table, white, &"x".repeat(600), "too long", 1).await;
     // Undo is off at this table.
-    a.send(json!({"v": 1, "type": "request_undo", "table": table, "token": black})).await;
+    a.send(json!({"v": 1, "type": "request_undo", "table": table, "token": black}))
+        .await;
     assert!(a.error().await.contains("does not allow"));
     a.send(json!({"v": 1, "type": "answer_draw", "table": table, "token": white, "accept": true}))
         .await;
@@ -134,15 +164,24 @@ async fn bad_input_is_refused_and_changes_nothing() {
         (r#"{"v":9,"type":"ping"}"#, "version"),
         (r#"{"v":1,"type":"teleport"}"#, "unknown variant"),
         (r#"{"v":1,"type":"move","table":"x"}"#, "missing field"),
-        (r#"{"v":1,"type":"watch","table":"nosuchtable"}"#, "unknown table"),
-        (r#"{"v":1,"type":"watch","table":"../../etc"}"#, "unknown table"),
+        (
+            r#"{"v":1,"type":"watch","table":"nosuchtable"}"#,
+            "unknown table",
+        ),
+        (
+            r#"{"v":1,"type":"watch","table":"../../etc"}"#,
+            "unknown table",
+        ),
     ] {
         a.send_text(text).await;
         let e = a.error().await;
         assert!(e.contains(expect), "{text}: {e}");
     }
-    a.send_text(&format!(r#"{{"v":1,"type":"ping","pad":"{}"}}"#, "x".repeat(20_000)))
-        .await;
+    a.send_text(&format!(
+        r#"{{"v":1,"type":"ping","pad":"{}"}}"#,
+        "x".repeat(20_000)
+    ))
+    .await;
     assert!(a.error().await.contains("too large"));
     a.send_binary(vec![1, 2, 3]).await;
     assert!(a.error().await.contains("binary"));
@@ -152,13 +191,31 @@ async fn bad_input_is_refused_and_changes_nothing() {
         (json!({"game": "gomoku", "variant": "blitz"}), "variant"),
         (json!({"game": "gomoku", "size": 40}), "size"),
         (json!({"game": "xiangqi", "size": 15}), "size"),
-        (json!({"game": "gomoku", "clock": {"base_ms": 0}}), "base_ms"),
+        (
+            json!({"game": "gomoku", "clock": {"base_ms": 0}}),
+            "base_ms",
+        ),
         (json!({"game": "gomoku", "position": "15/15 b"}), "position"),
-        (json!({"game": "gomoku", "white": {"kind": "computer", "player": "boyi:genius"}}), "unknown player"),
-        (json!({"game": "gomoku", "white": {"kind": "computer", "player": "cmd:/bin/sh"}}), "built-in"),
-        (json!({"game": "gomoku", "white": {"kind": "computer", "think_ms": 999999}}), "think_ms"),
-        (json!({"game": "gomoku", "white": {"kind": "robot"}}), "seat kind"),
-        (json!({"game": "gomoku", "white": {"kind": "human", "name": "n".repeat(40)}}), "longer"),
+        (
+            json!({"game": "gomoku", "white": {"kind": "computer", "player": "boyi:genius"}}),
+            "unknown player",
+        ),
+        (
+            json!({"game": "gomoku", "white": {"kind": "computer", "player": "cmd:/bin/sh"}}),
+            "built-in",
+        ),
+        (
+            json!({"game": "gomoku", "white": {"kind": "computer", "think_ms": 999999}}),
+            "think_ms",
+        ),
+        (
+            json!({"game": "gomoku", "white": {"kind": "robot"}}),
+            "seat kind",
+        ),
+        (
+            json!({"game": "gomoku", "white": {"kind": "human", "name": "n".repeat(40)}}),
+            "longer",
+        ),
     ] {
         let mut req = req;
         req["v"] = 1.into();
@@ -210,7 +267,8 @@ async fn reconnecting_gets_the_full_state_and_a_restart_loses_nothing() {
     // Reconnect: a new connection joining with its token sees everything.
     drop(a);
     let mut a = Client::connect(server.addr).await;
-    a.send(json!({"v": 1, "type": "join", "table": table, "token": red})).await;
+    a.send(json!({"v": 1, "type": "join", "table": table, "token": red}))
+        .await;
     let s = a.state_at(&table, 2).await;
     assert_eq!(s["moves"][0]["wxf"], "C2.5");
     assert_eq!(s["moves"][0]["chinese"], "炮二平五");
@@ -221,20 +279,23 @@ async fn reconnecting_gets_the_full_state_and_a_restart_loses_nothing() {
     server.kill();
     let server = TestServer::start(&db);
     let mut a = Client::connect(server.addr).await;
-    a.send(json!({"v": 1, "type": "join", "table": table, "token": black})).await;
+    a.send(json!({"v": 1, "type": "join", "table": table, "token": black}))
+        .await;
     let s = a.state_at(&table, 3).await;
     assert_eq!(s["status"], "playing");
     assert!(s["clocks"]["white"].as_u64().unwrap() > 0);
     a.play(&table, &black, line[3]).await;
     a.state_at(&table, 4).await;
     // Undo: black asks, red accepts; then red resigns. The result survives another restart.
-    a.send(json!({"v": 1, "type": "request_undo", "table": table, "token": black})).await;
+    a.send(json!({"v": 1, "type": "request_undo", "table": table, "token": black}))
+        .await;
     let s = a.recv_type("state").await;
     assert_eq!(s["offers"]["undo"], "black");
     a.send(json!({"v": 1, "type": "answer_undo", "table": table, "token": red, "accept": true}))
         .await;
     a.state_at(&table, 3).await;
-    a.send(json!({"v": 1, "type": "resign", "table": table, "token": red})).await;
+    a.send(json!({"v": 1, "type": "resign", "table": table, "token": red}))
+        .await;
     let s = a.recv_type("state").await;
     assert_eq!(s["result"]["winner"], "black");
     server.kill();
@@ -255,7 +316,9 @@ async fn the_computer_answers_thinks_aloud_and_resumes_after_a_restart() {
     let mut a = Client::connect(server.addr).await;
     let computer = json!({"kind": "computer", "player": "boyi:alphabeta?depth=2", "think_ms": 200});
     let (table, tokens) = a
-        .create(json!({"game": "gomoku", "size": 9, "black": human(), "white": computer, "undo": true}))
+        .create(
+            json!({"game": "gomoku", "size": 9, "black": human(), "white": computer, "undo": true}),
+        )
         .await;
     let black = tokens["black"].as_str().unwrap().to_string();
     a.play(&table, &black, "e5").await;
@@ -263,16 +326,19 @@ async fn the_computer_answers_thinks_aloud_and_resumes_after_a_restart() {
     let s = a.state_at(&table, 2).await;
     assert_eq!(s["moves"][1]["side"], "white");
     // Undo against the computer is immediate and takes back its reply too.
-    a.send(json!({"v": 1, "type": "request_undo", "table": table, "token": black})).await;
+    a.send(json!({"v": 1, "type": "request_undo", "table": table, "token": black}))
+        .await;
     a.state_at(&table, 0).await;
     a.play(&table, &black, "d4").await;
     a.state_at(&table, 2).await;
     server.kill();
     let server = TestServer::start(&db);
     let mut a = Client::connect(server.addr).await;
-    a.send(json!({"v": 1, "type": "join", "table": table, "token": black})).await;
+    a.send(json!({"v": 1, "type": "join", "table": table, "token": black}))
+        .await;
     let s = a.state_at(&table, 2).await;
-    let mut local = Gomoku::from_text(&Default::default(), s["position"].as_str().unwrap()).unwrap();
+    let mut local =
+        Gomoku::from_text(&Default::default(), s["position"].as_str().unwrap()).unwrap();
     let mut plies = 2;
     let mut rng = SplitMix64::new(9);
     // Play random moves until the game ends; the computer answers each.
@@ -287,7 +353,11 @@ async fn the_computer_answers_thinks_aloud_and_resumes_after_a_restart() {
             continue;
         }
         local = Gomoku::from_text(&Default::default(), s["position"].as_str().unwrap()).unwrap();
-        let moves: Vec<_> = local.legal_moves().into_iter().filter(|m| local.format_move(m) != "pass").collect();
+        let moves: Vec<_> = local
+            .legal_moves()
+            .into_iter()
+            .filter(|m| local.format_move(m) != "pass")
+            .collect();
         let text = local.format_move(&moves[rng.below(moves.len())]);
         a.play(&table, &black, &text).await;
         let s = a.state_at(&table, plies + 1).await;
@@ -317,7 +387,10 @@ async fn connections_and_messages_are_bounded_per_client() {
     let mut a = Client::connect(server.addr).await;
     let _b = Client::connect(server.addr).await;
     let third = tokio_tungstenite::connect_async(format!("ws://{}/ws", server.addr)).await;
-    assert!(third.is_err(), "a third connection from one address is refused");
+    assert!(
+        third.is_err(),
+        "a third connection from one address is refused"
+    );
     for _ in 0..5 {
         a.send(json!({"v": 1, "type": "ping"})).await;
         assert_eq!(a.recv().await["type"], "pong");
@@ -340,7 +413,8 @@ async fn lobby_seats_draws_and_the_analysis_board() {
     assert_eq!(lobby["live"][0]["seats"][1]["open"], true);
     // Someone from the lobby sits down; the seat is no longer open.
     let mut b = Client::connect(server.addr).await;
-    b.send(json!({"v": 1, "type": "sit", "table": table, "name": "Lobby"})).await;
+    b.send(json!({"v": 1, "type": "sit", "table": table, "name": "Lobby"}))
+        .await;
     let seated = b.recv_type("seated").await;
     let white = seated["token"].as_str().unwrap().to_string();
     assert_ne!(white, tokens["white"].as_str().unwrap());
@@ -354,7 +428,8 @@ async fn lobby_seats_draws_and_the_analysis_board() {
     assert_eq!(s["moves"][1]["text"], "j9 k11");
     assert_eq!(s["hints"]["stones"], 2);
     // Draw: offered by black, accepted by white.
-    a.send(json!({"v": 1, "type": "offer_draw", "table": table, "token": black})).await;
+    a.send(json!({"v": 1, "type": "offer_draw", "table": table, "token": black}))
+        .await;
     let s = a.recv_type("state").await;
     assert_eq!(s["offers"]["draw"], "black");
     b.send(json!({"v": 1, "type": "answer_draw", "table": table, "token": white, "accept": true}))
@@ -368,19 +443,25 @@ async fn lobby_seats_draws_and_the_analysis_board() {
     assert_eq!(s["result"]["winner"], Value::Null);
     assert_eq!(s["result"]["reason"], "agreed draw");
     // The analysis board: inspect a line, then let an engine think about it.
-    a.send(json!({"v": 1, "type": "inspect", "id": 7, "game": "xiangqi", "moves": ["h2e2", "h9g7"]}))
-        .await;
+    a.send(
+        json!({"v": 1, "type": "inspect", "id": 7, "game": "xiangqi", "moves": ["h2e2", "h9g7"]}),
+    )
+    .await;
     let i = a.recv_type("inspection").await;
     assert_eq!(i["id"], 7);
     assert_eq!(i["moves"][1]["chinese"], "马８进７");
-    a.send(json!({"v": 1, "type": "inspect", "id": 8, "game": "xiangqi", "moves": ["h2e2", "h2e2"]}))
-        .await;
+    a.send(
+        json!({"v": 1, "type": "inspect", "id": 8, "game": "xiangqi", "moves": ["h2e2", "h2e2"]}),
+    )
+    .await;
     let e = a.recv_type("error").await;
     assert_eq!(e["id"], 8);
     assert!(e["message"].as_str().unwrap().contains("move 2"));
-    a.send(json!({"v": 1, "type": "analyze", "id": 9, "game": "gomoku", "size": 9,
-                  "moves": ["e5", "e6"], "player": "boyi:alphabeta?depth=2", "think_ms": 300}))
-        .await;
+    a.send(
+        json!({"v": 1, "type": "analyze", "id": 9, "game": "gomoku", "size": 9,
+                  "moves": ["e5", "e6"], "player": "boyi:alphabeta?depth=2", "think_ms": 300}),
+    )
+    .await;
     let info = a.recv_type("analysis").await;
     assert_eq!(info["id"], 9);
     let done = a.recv_type("analysis_done").await;

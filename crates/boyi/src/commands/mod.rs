@@ -1,5 +1,5 @@
 //! One module per group of subcommands.
 
-pub mod rules;
 pub mod play;
+pub mod rules;
 pub mod serve;

@@ -79,7 +79,11 @@ fn play<G: GamePlayers>(args: &PlayArgs) -> Result<()> {
                 }
             };
             let mv = engine.choose(&game, &limits, &StopFlag::new(), &mut show)?;
-            println!("{} plays {}", engine.name(), game.current().format_move(&mv));
+            println!(
+                "{} plays {}",
+                engine.name(),
+                game.current().format_move(&mv)
+            );
             game.push(mv);
             continue;
         }
@@ -98,8 +102,11 @@ fn play<G: GamePlayers>(args: &PlayArgs) -> Result<()> {
             ),
             "moves" => {
                 let pos = game.current();
-                let mut list: Vec<String> =
-                    pos.legal_moves().iter().map(|m| pos.format_move(m)).collect();
+                let mut list: Vec<String> = pos
+                    .legal_moves()
+                    .iter()
+                    .map(|m| pos.format_move(m))
+                    .collect();
                 list.sort();
                 println!("{}", list.join(" "));
             }

@@ -2,7 +2,9 @@
 //! the same question on the board as it would be after a move (for legality tests without
 //! touching the board).
 
-use super::board::{Board, EMPTY, Kind, OFF, PALACE, Square, forward, kind_of, own_half, step, tag};
+use super::board::{
+    Board, EMPTY, Kind, OFF, PALACE, Square, forward, kind_of, own_half, step, tag,
+};
 use boyi_core::Side;
 
 /// The four orthogonal steps; the first two are vertical (along a file).

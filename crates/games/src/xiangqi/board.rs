@@ -269,7 +269,11 @@ impl Board {
     pub fn piece_at(&self, s: Square) -> Option<(Side, Kind)> {
         let c = self.sq[s as usize];
         (c & PIECE != 0 && c != OFF).then(|| {
-            let side = if side_of(c) == 1 { Side::White } else { Side::Black };
+            let side = if side_of(c) == 1 {
+                Side::White
+            } else {
+                Side::Black
+            };
             (side, kind_of(c))
         })
     }

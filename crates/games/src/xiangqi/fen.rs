@@ -37,7 +37,11 @@ pub fn parse(text: &str) -> Result<Fen, TextError> {
     let side = match fields[1] {
         "w" => Side::White,
         "b" => Side::Black,
-        other => return Err(text_err!("FEN side to move {other:?} must be w (red) or b (black)")),
+        other => {
+            return Err(text_err!(
+                "FEN side to move {other:?} must be w (red) or b (black)"
+            ));
+        }
     };
     let mut board = Board::empty(side);
     parse_placement(fields[0], &mut board)?;
@@ -50,7 +54,9 @@ pub fn parse(text: &str) -> Result<Fen, TextError> {
         }
         halfmove = number(fields[4], "halfmove clock")?;
         if halfmove > MAX_CLOCK {
-            return Err(text_err!("FEN halfmove clock {halfmove} exceeds {MAX_CLOCK}"));
+            return Err(text_err!(
+                "FEN halfmove clock {halfmove} exceeds {MAX_CLOCK}"
+            ));
         }
         fullmove = number(fields[5], "move number")?;
         if fullmove == 0 {
@@ -80,7 +86,10 @@ fn number(s: &str, name: &str) -> Result<u32, TextError> {
 fn parse_placement(text: &str, board: &mut Board) -> Result<(), TextError> {
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != 10 {
-        return Err(text_err!("FEN placement has {} ranks, expected 10", rows.len()));
+        return Err(text_err!(
+            "FEN placement has {} ranks, expected 10",
+            rows.len()
+        ));
     }
     for (i, row) in rows.iter().enumerate() {
         let rank = 9 - i;
@@ -94,7 +103,9 @@ fn parse_placement(text: &str, board: &mut Board) -> Result<(), TextError> {
                 text_err!("FEN placement rank {rank} ({row:?}): {ch:?} is not a piece letter")
             })?;
             if file >= 9 {
-                return Err(text_err!("FEN placement rank {rank} ({row:?}) has more than 9 files"));
+                return Err(text_err!(
+                    "FEN placement rank {rank} ({row:?}) has more than 9 files"
+                ));
             }
             let s = square(file, rank);
             check_square(side, kind, file, rank)
@@ -108,7 +119,9 @@ fn parse_placement(text: &str, board: &mut Board) -> Result<(), TextError> {
             file += 1;
         }
         if file != 9 {
-            return Err(text_err!("FEN placement rank {rank} ({row:?}) has {file} files, expected 9"));
+            return Err(text_err!(
+                "FEN placement rank {rank} ({row:?}) has {file} files, expected 9"
+            ));
         }
     }
     for side in [Side::White, Side::Black] {
@@ -124,7 +137,11 @@ fn side_word(side: Side) -> &'static str {
 }
 
 fn piece_of_letter(ch: char) -> Option<(Side, Kind)> {
-    let side = if ch.is_ascii_uppercase() { Side::White } else { Side::Black };
+    let side = if ch.is_ascii_uppercase() {
+        Side::White
+    } else {
+        Side::Black
+    };
     let kind = match ch.to_ascii_lowercase() {
         'k' => Kind::King,
         'a' => Kind::Advisor,

@@ -121,7 +121,9 @@ impl Game for Xiangqi {
     fn start(_: &NoVariant, size: Option<usize>) -> Result<Self, TextError> {
         match size {
             None | Some(9) => Ok(Xiangqi::from_fen(fen::parse(fen::START)?)),
-            Some(n) => Err(text_err!("xiangqi is played on a 9x10 board only, not size {n}")),
+            Some(n) => Err(text_err!(
+                "xiangqi is played on a 9x10 board only, not size {n}"
+            )),
         }
     }
 
@@ -256,13 +258,55 @@ impl Game for Xiangqi {
 fn glyph(side: Side, kind: Kind) -> char {
     let red = side == Side::White;
     match kind {
-        Kind::King => if red { '帥' } else { '將' },
-        Kind::Advisor => if red { '仕' } else { '士' },
-        Kind::Elephant => if red { '相' } else { '象' },
-        Kind::Horse => if red { '傌' } else { '馬' },
-        Kind::Chariot => if red { '俥' } else { '車' },
-        Kind::Cannon => if red { '炮' } else { '砲' },
-        Kind::Pawn => if red { '兵' } else { '卒' },
+        Kind::King => {
+            if red {
+                '帥'
+            } else {
+                '將'
+            }
+        }
+        Kind::Advisor => {
+            if red {
+                '仕'
+            } else {
+                '士'
+            }
+        }
+        Kind::Elephant => {
+            if red {
+                '相'
+            } else {
+                '象'
+            }
+        }
+        Kind::Horse => {
+            if red {
+                '傌'
+            } else {
+                '馬'
+            }
+        }
+        Kind::Chariot => {
+            if red {
+                '俥'
+            } else {
+                '車'
+            }
+        }
+        Kind::Cannon => {
+            if red {
+                '炮'
+            } else {
+                '砲'
+            }
+        }
+        Kind::Pawn => {
+            if red {
+                '兵'
+            } else {
+                '卒'
+            }
+        }
     }
 }
 
@@ -301,12 +345,20 @@ fn render(game: &Xiangqi, chinese: bool) -> String {
     out.push_str(&format!("fen {}\n", game.to_text()));
     match game.outcome() {
         Some(o) => {
-            let who = o.winner.map_or("nobody".to_string(), |s| Xiangqi::side_name(s).to_string());
-            out.push_str(&format!("game over: {who} wins ({})\n", o.reason).replace("nobody wins", "draw"));
+            let who = o
+                .winner
+                .map_or("nobody".to_string(), |s| Xiangqi::side_name(s).to_string());
+            out.push_str(
+                &format!("game over: {who} wins ({})\n", o.reason).replace("nobody wins", "draw"),
+            );
         }
         None => {
             let side = Xiangqi::side_name(game.side_to_move());
-            let check = if game.board.in_check() { ", in check" } else { "" };
+            let check = if game.board.in_check() {
+                ", in check"
+            } else {
+                ""
+            };
             out.push_str(&format!("{side} to move{check}\n"));
         }
     }

@@ -146,14 +146,22 @@ impl<'a> Guard<'a> {
         if !(self.check || leg || self.on_live_ray(from) || self.on_live_ray(to)) {
             return true;
         }
-        let v = View { from, to, ..self.view };
+        let v = View {
+            from,
+            to,
+            ..self.view
+        };
         !v.attacked::<true>(self.king, self.them)
     }
 
     /// Whether the king may step from `from` to `to`.
     #[inline(always)]
     fn king_safe(&self, from: Square, to: Square) -> bool {
-        let v = View { from, to, ..self.view };
+        let v = View {
+            from,
+            to,
+            ..self.view
+        };
         !v.attacked::<true>(to, self.them)
     }
 }

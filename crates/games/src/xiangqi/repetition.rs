@@ -26,9 +26,8 @@ pub struct PlyMark {
 /// if they do not end the game. Legal moves are not looked at: mate takes precedence and is
 /// the caller's business.
 pub fn outcome(marks: &[PlyMark], clock: u32, to_move: Side) -> Option<Outcome> {
-    repetition(marks, clock, to_move).or_else(|| {
-        (clock >= NO_CAPTURE_LIMIT).then(|| Outcome::draw("60-move rule"))
-    })
+    repetition(marks, clock, to_move)
+        .or_else(|| (clock >= NO_CAPTURE_LIMIT).then(|| Outcome::draw("60-move rule")))
 }
 
 /// The repetition verdict when the last position occurs for the third time.

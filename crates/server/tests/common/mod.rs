@@ -139,7 +139,8 @@ impl Client {
 
     /// The table's current state, asked for afresh.
     pub async fn fresh_state(&mut self, table: &str) -> Value {
-        self.send(json!({"v": 1, "type": "watch", "table": table})).await;
+        self.send(json!({"v": 1, "type": "watch", "table": table}))
+            .await;
         loop {
             let v = self.recv().await;
             if v["type"] == "state" && v["table"] == table {
@@ -156,7 +157,10 @@ impl Client {
         self.send(req).await;
         let v = self.recv().await;
         assert_eq!(v["type"], "created", "{v}");
-        (v["table"].as_str().unwrap().to_string(), v["tokens"].clone())
+        (
+            v["table"].as_str().unwrap().to_string(),
+            v["tokens"].clone(),
+        )
     }
 
     pub async fn play(&mut self, table: &str, token: &str, mv: &str) {
@@ -175,8 +179,15 @@ pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
     s.read_to_end(&mut buf).await.unwrap();
     let text = String::from_utf8_lossy(&buf).to_string();
     let status: u16 = text[9..12].parse().unwrap();
-    let body = text.split_once("\r\n\r\n").map(|x| x.1).unwrap_or("").to_string();
-    let body = if text.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|x| x.1)
+        .unwrap_or("")
+        .to_string();
+    let body = if text
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
         dechunk(&body)
     } else {
         body

@@ -59,18 +59,46 @@ fn token(c: char) -> Option<Token> {
 fn name(kind: Kind, side: Side) -> char {
     let red = side == Side::White;
     match kind {
-        Kind::King => if red { '帅' } else { '将' },
-        Kind::Advisor => if red { '仕' } else { '士' },
-        Kind::Elephant => if red { '相' } else { '象' },
+        Kind::King => {
+            if red {
+                '帅'
+            } else {
+                '将'
+            }
+        }
+        Kind::Advisor => {
+            if red {
+                '仕'
+            } else {
+                '士'
+            }
+        }
+        Kind::Elephant => {
+            if red {
+                '相'
+            } else {
+                '象'
+            }
+        }
         Kind::Horse => '马',
         Kind::Chariot => '车',
         Kind::Cannon => '炮',
-        Kind::Pawn => if red { '兵' } else { '卒' },
+        Kind::Pawn => {
+            if red {
+                '兵'
+            } else {
+                '卒'
+            }
+        }
     }
 }
 
 fn number(n: u8, side: Side) -> char {
-    let table = if side == Side::White { &NUMERALS } else { &FULL_WIDTH };
+    let table = if side == Side::White {
+        &NUMERALS
+    } else {
+        &FULL_WIDTH
+    };
     table[n as usize - 1]
 }
 
@@ -112,7 +140,11 @@ fn spell(d: &Description, tandem: bool) -> String {
 fn tokens(text: &str) -> Result<Vec<Token>, TextError> {
     text.chars()
         .filter(|c| !c.is_whitespace())
-        .map(|c| token(c).ok_or_else(|| text_err!("Chinese move {text:?}: {c:?} is not part of the notation")))
+        .map(|c| {
+            token(c).ok_or_else(|| {
+                text_err!("Chinese move {text:?}: {c:?} is not part of the notation")
+            })
+        })
         .collect()
 }
 
@@ -125,8 +157,7 @@ pub fn parse(board: &Board, legal: &MoveList, text: &str) -> Result<Move, TextEr
         ));
     }
     let spelled = |d: &Description, tandem| tokens(&spell(d, tandem)).expect("own spelling");
-    let descs: Vec<(Move, Description)> =
-        legal.iter().map(|&m| (m, describe(board, m))).collect();
+    let descs: Vec<(Move, Description)> = legal.iter().map(|&m| (m, describe(board, m))).collect();
     if let Some((m, _)) = descs.iter().find(|(_, d)| spelled(d, true) == want) {
         return Ok(*m);
     }
@@ -138,6 +169,8 @@ pub fn parse(board: &Board, legal: &MoveList, text: &str) -> Result<Move, TextEr
     match plain.as_slice() {
         [m] => Ok(*m),
         [] => Err(text_err!("Chinese move {text:?} is not a legal move here")),
-        _ => Err(text_err!("Chinese move {text:?} is ambiguous: name the front or rear piece")),
+        _ => Err(text_err!(
+            "Chinese move {text:?} is ambiguous: name the front or rear piece"
+        )),
     }
 }

@@ -62,7 +62,11 @@ pub fn describe(board: &Board, m: Move) -> Description {
     let (side, kind) = board.piece_at(m.from).expect("a move starts on a piece");
     let (ff, fr) = (file_of(m.from), rank_of(m.from));
     let (tf, tr) = (file_of(m.to), rank_of(m.to));
-    let up = if side == Side::White { tr > fr } else { tr < fr };
+    let up = if side == Side::White {
+        tr > fr
+    } else {
+        tr < fr
+    };
     let direction = if tr == fr {
         Direction::Sideways
     } else if up {
@@ -104,16 +108,16 @@ fn tandem(board: &Board, side: Side, kind: Kind, m: Move) -> Option<Tandem> {
         return None;
     }
     on_file.sort_by_key(|&s| advance(s));
-    let index = on_file.iter().position(|&s| s == m.from).expect("the mover is on its file");
+    let index = on_file
+        .iter()
+        .position(|&s| s == m.from)
+        .expect("the mover is on its file");
     let multi_file = kind == Kind::Pawn && {
         let mut per_file = [0u8; 9];
         for s in board.squares_of(side, kind) {
             per_file[file_of(s)] += 1;
         }
-        per_file
-            .iter()
-            .enumerate()
-            .any(|(f, &n)| f != ff && n >= 2)
+        per_file.iter().enumerate().any(|(f, &n)| f != ff && n >= 2)
     };
     Some(Tandem {
         index,

@@ -79,7 +79,9 @@ fn spell(d: &Description, tandem: bool) -> String {
 /// Normalises accepted input to the canonical spelling.
 fn normalise(text: &str) -> Result<String, TextError> {
     if !text.is_ascii() || text.len() != 4 {
-        return Err(text_err!("WXF move {text:?} must be four characters like C2.5 or H8+7"));
+        return Err(text_err!(
+            "WXF move {text:?} must be four characters like C2.5 or H8+7"
+        ));
     }
     let mut b: Vec<u8> = text
         .bytes()
@@ -106,8 +108,7 @@ fn normalise(text: &str) -> Result<String, TextError> {
 /// Parses WXF text against the legal moves.
 pub fn parse(board: &Board, legal: &MoveList, text: &str) -> Result<Move, TextError> {
     let want = normalise(text)?;
-    let descs: Vec<(Move, Description)> =
-        legal.iter().map(|&m| (m, describe(board, m))).collect();
+    let descs: Vec<(Move, Description)> = legal.iter().map(|&m| (m, describe(board, m))).collect();
     if let Some((m, _)) = descs.iter().find(|(_, d)| spell(d, true) == want) {
         return Ok(*m);
     }
@@ -119,6 +120,8 @@ pub fn parse(board: &Board, legal: &MoveList, text: &str) -> Result<Move, TextEr
     match plain.as_slice() {
         [m] => Ok(*m),
         [] => Err(text_err!("WXF move {text:?} is not a legal move here")),
-        _ => Err(text_err!("WXF move {text:?} is ambiguous: name the front or rear piece")),
+        _ => Err(text_err!(
+            "WXF move {text:?} is ambiguous: name the front or rear piece"
+        )),
     }
 }
