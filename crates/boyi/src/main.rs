@@ -29,6 +29,12 @@ enum Command {
     Serve(commands::serve::ServeArgs),
     /// Play a game in the terminal, against the computer or at one keyboard.
     Play(commands::play::PlayArgs),
+    /// Game records: convert, validate, show, import, search.
+    #[command(subcommand)]
+    Record(commands::record::RecordCommand),
+    /// Opening books: build from records, probe.
+    #[command(subcommand)]
+    Book(commands::book::BookCommand),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +45,8 @@ fn main() -> ExitCode {
         Command::Show(args) => commands::rules::show(&args),
         Command::Serve(args) => commands::serve::run(&args),
         Command::Play(args) => commands::play::run(&args),
+        Command::Record(cmd) => commands::record::run(&cmd),
+        Command::Book(cmd) => commands::book::run(&cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

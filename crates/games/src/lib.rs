@@ -74,12 +74,12 @@ macro_rules! with_game {
                 type $G = $crate::connect6::Connect6;
                 Ok($body)
             }
-            $crate::GameKind::Xiangqi => {
-                type $G = $crate::xiangqi::Xiangqi;
-                Ok($body)
-            }
             $crate::GameKind::Jiu => {
                 type $G = $crate::jiu::Jiu;
+                Ok($body)
+            }
+            $crate::GameKind::Xiangqi => {
+                type $G = $crate::xiangqi::Xiangqi;
                 Ok($body)
             }
             other => Err(::boyi_core::TextError(format!(

@@ -118,6 +118,11 @@ impl Points {
         self.0[p as usize >> 6] &= !(1 << (p & 63));
     }
 
+    /// The four 64-bit words of the set (bit `p % 64` of word `p / 64`).
+    pub fn words(&self) -> [u64; 4] {
+        self.0
+    }
+
     pub fn len(&self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }

@@ -143,7 +143,7 @@ fn read_placement(pos: &Jiu, entry: &str) -> Result<JiuMove, TextError> {
 }
 
 fn read_battle(pos: &Jiu, entry: &str) -> Result<JiuMove, TextError> {
-    let mut groups = entry.split(',');
+    let mut groups = split_outside_parentheses(entry, ',').into_iter();
     let path_text = groups.next().unwrap_or_default();
     let me = side_letter(pos.side_to_move());
     let enemy = side_letter(pos.side_to_move().opponent());
@@ -189,6 +189,25 @@ fn read_battle(pos: &Jiu, entry: &str) -> Result<JiuMove, TextError> {
     )?;
     check_taken(&mv, &mut taken)?;
     Ok(mv)
+}
+
+/// Splits on `sep` where it is not inside `( )`: the points `W(H,9)` hold commas themselves.
+fn split_outside_parentheses(text: &str, sep: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            c if c == sep && depth == 0 => {
+                parts.push(&text[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
 }
 
 fn jump_apart(a: u8, b: u8) -> bool {

@@ -63,7 +63,7 @@ pub struct Jiu {
 }
 
 /// Zobrist keys: one per (colour, point), then white to move, then battle phase.
-const KEYS: [u64; 2 * POINTS + 2] = zobrist::keys(0x4A49_55_6A69_7521);
+const KEYS: [u64; 2 * POINTS + 2] = zobrist::keys(0x004A_4955_6A69_7521);
 const KEY_WHITE: u64 = KEYS[2 * POINTS];
 const KEY_BATTLE: u64 = KEYS[2 * POINTS + 1];
 
@@ -245,7 +245,7 @@ impl Game for Jiu {
         };
         let me = colour(self.side);
         if mv.is_placement() {
-            self.put(mv.to_index(), me);
+            self.put(mv.landing_index(), me);
             self.placements += 1;
             if self.placements as usize == POINTS {
                 undo.centre = self.begin_battle();
@@ -253,8 +253,8 @@ impl Game for Jiu {
                 self.set_side(!self.side);
             }
         } else {
-            self.take(mv.from_index());
-            self.put(mv.to_index(), me);
+            self.take(mv.origin_index());
+            self.put(mv.landing_index(), me);
             for p in mv.jumped_indices().chain(mv.capture_indices()) {
                 self.take(p);
             }
@@ -276,7 +276,7 @@ impl Game for Jiu {
                 self.put(H8, undo.centre[1]);
                 self.set_phase(Phase::Place);
             }
-            let cell = self.take(mv.to_index());
+            let cell = self.take(mv.landing_index());
             self.set_side(side_of(cell).expect("a placed piece"));
             self.placements -= 1;
         } else {
@@ -285,8 +285,8 @@ impl Game for Jiu {
             for p in mv.jumped_indices().chain(mv.capture_indices()) {
                 self.put(p, enemy);
             }
-            self.take(mv.to_index());
-            self.put(mv.from_index(), colour(mover));
+            self.take(mv.landing_index());
+            self.put(mv.origin_index(), colour(mover));
             self.set_side(mover);
         }
         self.quiet = undo.quiet;

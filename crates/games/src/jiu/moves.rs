@@ -12,11 +12,12 @@ use super::{FLY_LIMIT, Jiu, Phase};
 use boyi_core::{Point, TextError, text_err};
 use std::collections::HashSet;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 /// One turn of Jiu: a placement, or a battle move with its jumped and square-captured pieces.
 ///
 /// Fixed size and `Copy`: no heap storage, so search can keep many of them cheaply.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct JiuMove {
     /// Origin index, or [`NONE`] for a placement.
     from: u8,
@@ -41,10 +42,16 @@ impl JiuMove {
 
     /// A battle move; `caps` in any order.
     pub(super) fn battle(from: u8, to: u8, jumped: Points, caps: &[u8]) -> JiuMove {
-        debug_assert!(caps.len() <= 4);
+        let mut sorted = caps.to_vec();
+        sorted.sort_unstable();
+        JiuMove::battle_sorted(from, to, jumped, &sorted)
+    }
+
+    /// A battle move; `caps` (at most 4) already in ascending point order.
+    pub(super) fn battle_sorted(from: u8, to: u8, jumped: Points, caps: &[u8]) -> JiuMove {
+        debug_assert!(caps.len() <= 4 && caps.is_sorted());
         let mut c = [NONE; 4];
         c[..caps.len()].copy_from_slice(caps);
-        c[..caps.len()].sort_unstable();
         JiuMove {
             from,
             to,
@@ -88,11 +95,11 @@ impl JiuMove {
         self.ncaps > 0 || !self.jumped.is_empty()
     }
 
-    pub(super) fn from_index(&self) -> u8 {
+    pub(super) fn origin_index(&self) -> u8 {
         self.from
     }
 
-    pub(super) fn to_index(&self) -> u8 {
+    pub(super) fn landing_index(&self) -> u8 {
         self.to
     }
 
@@ -106,6 +113,19 @@ impl JiuMove {
 
     pub(super) fn capture_indices(&self) -> impl Iterator<Item = u8> + '_ {
         self.caps[..self.ncaps as usize].iter().copied()
+    }
+}
+
+/// Hashes two words instead of the whole move: sets of moves are built for every position
+/// in the tests and engines, and equal moves still hash equal.
+impl Hash for JiuMove {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let [a, b, c, d] = self.jumped.words();
+        let head = u64::from(self.from)
+            | u64::from(self.to) << 8
+            | u64::from(u32::from_le_bytes(self.caps)) << 16;
+        state.write_u64(head ^ c.rotate_left(29) ^ d.rotate_left(47));
+        state.write_u64(a ^ b.rotate_left(17));
     }
 }
 
@@ -152,9 +172,21 @@ pub(super) fn generate(pos: &Jiu, out: &mut Vec<JiuMove>) {
         Phase::Place => placements(pos, |to| out.push(JiuMove::placement(to))),
         Phase::Battle => {
             let rules = mover(pos);
-            let mut enemies = Vec::new();
+            let enemies: Vec<u8> = (0..POINTS as u8)
+                .filter(|&p| pos.cells[p as usize] == rules.enemy)
+                .collect();
+            let mut left = Vec::new();
             for_each_base(pos, &rules, &mut |from, to, jumped| {
-                add_square_choices(pos, &rules, from, to, jumped, &mut enemies, out);
+                let k = squares(pos, rules.me, from, to);
+                if k == 0 {
+                    out.push(JiuMove::battle_sorted(from, to, *jumped, &[]));
+                } else if jumped.is_empty() {
+                    add_square_choices(from, to, jumped, k, &enemies, out);
+                } else {
+                    left.clear();
+                    left.extend(enemies.iter().filter(|&&p| !jumped.contains(p)));
+                    add_square_choices(from, to, jumped, k, &left, out);
+                }
                 true
             });
         }
@@ -279,38 +311,29 @@ fn squares(pos: &Jiu, me: u8, from: u8, to: u8) -> usize {
         .count()
 }
 
-/// Pushes the move for every choice of square captures of one base.
+/// Pushes the move for every choice of `k` square captures among the enemy pieces left
+/// (`enemies`, in point order): all of them when there are no more than `k`.
 fn add_square_choices(
-    pos: &Jiu,
-    rules: &Mover,
     from: u8,
     to: u8,
     jumped: &Points,
-    enemies: &mut Vec<u8>,
+    k: usize,
+    enemies: &[u8],
     out: &mut Vec<JiuMove>,
 ) {
-    let k = squares(pos, rules.me, from, to);
-    if k == 0 {
-        out.push(JiuMove::battle(from, to, *jumped, &[]));
-        return;
-    }
-    enemies.clear();
-    enemies.extend(
-        (0..POINTS as u8).filter(|&p| pos.cells[p as usize] == rules.enemy && !jumped.contains(p)),
-    );
-    if enemies.len() <= k {
-        out.push(JiuMove::battle(from, to, *jumped, enemies));
+    let n = enemies.len();
+    if n <= k {
+        out.push(JiuMove::battle_sorted(from, to, *jumped, enemies));
         return;
     }
     // Every k-subset, as ascending index tuples into `enemies`.
-    let n = enemies.len();
-    let mut idx: Vec<usize> = (0..k).collect();
+    let mut idx = [0, 1, 2, 3];
     let mut caps = [NONE; 4];
     loop {
-        for (c, &i) in caps.iter_mut().zip(&idx) {
+        for (c, &i) in caps.iter_mut().zip(&idx[..k]) {
             *c = enemies[i];
         }
-        out.push(JiuMove::battle(from, to, *jumped, &caps[..k]));
+        out.push(JiuMove::battle_sorted(from, to, *jumped, &caps[..k]));
         let Some(i) = (0..k).rev().find(|&i| idx[i] < n - k + i) else {
             return;
         };
@@ -333,7 +356,10 @@ pub(super) struct Written {
 /// Checks a written move against the rules and returns the move it is, or why it is illegal.
 pub(super) fn legal(pos: &Jiu, w: &Written) -> Result<JiuMove, TextError> {
     use boyi_core::Game;
-    if let Some(outcome) = pos.outcome() {
+    // A move that passes the checks below is itself proof that the side to move is not
+    // without moves, so only the other end-of-game rules need checking here.
+    if pos.ended_by_rule() {
+        let outcome = pos.outcome().expect("ended by rule");
         return Err(text_err!("the game is over: {outcome}"));
     }
     match pos.phase {
@@ -352,9 +378,7 @@ fn legal_placement(pos: &Jiu, w: &Written) -> Result<JiuMove, TextError> {
     if pos.cells[to as usize] != EMPTY {
         return Err(text_err!("{} is not empty", point_of(to)));
     }
-    let mut allowed = false;
-    placements(pos, |p| allowed |= p == to);
-    if !allowed {
+    if pos.placements < 2 && to != G7 && to != H8 {
         return Err(text_err!(
             "the first two placements are g7 and h8, the ends of the central diagonal"
         ));
@@ -488,7 +512,7 @@ fn check_captures(
 /// jumps, of all the paths taking exactly the jumped set to the landing, the smallest point
 /// by point in point order.
 pub(super) fn canonical_path(pos: &Jiu, mv: &JiuMove) -> Vec<u8> {
-    let (from, to) = (mv.from_index(), mv.to_index());
+    let (from, to) = (mv.origin_index(), mv.landing_index());
     if mv.jumped_set().is_empty() {
         return vec![from, to];
     }
@@ -541,5 +565,20 @@ impl PathSearch {
         }
         self.dead.insert((at, left));
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_are_small_and_inline() {
+        // Search keeps many moves: no heap storage, at most 40 bytes.
+        assert!(std::mem::size_of::<JiuMove>() <= 40);
+        let a = JiuMove::battle(3, 5, Points::EMPTY, &[9, 7]);
+        let b = JiuMove::battle_sorted(3, 5, Points::EMPTY, &[7, 9]);
+        assert_eq!(a, b);
+        assert_eq!(a.capture_indices().collect::<Vec<_>>(), [7, 9]);
     }
 }

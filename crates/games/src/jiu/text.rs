@@ -176,7 +176,11 @@ fn check_placement_position(pos: &Jiu) -> Result<(), TextError> {
             n / 2
         ));
     }
-    let to_move = if n % 2 == 0 { Side::White } else { Side::Black };
+    let to_move = if n.is_multiple_of(2) {
+        Side::White
+    } else {
+        Side::Black
+    };
     if pos.side != to_move {
         return Err(text_err!(
             "after {n} placements it is {}'s turn to place",
@@ -232,11 +236,19 @@ fn check_battle_position(pos: &Jiu) -> Result<(), TextError> {
 /// Splits move text into its points (strict syntax; legality is checked afterwards).
 fn parse_written(text: &str) -> Result<Written, TextError> {
     let point = |s: &str| Point::parse(s, SIZE).map(index_of);
-    let mut parts = text.split(" x ");
-    let body = parts.next().unwrap_or_default();
-    let captures = parts
-        .map(|s| point(s).map_err(|e| e.context("square capture")))
-        .collect::<Result<Vec<_>, _>>()?;
+    // `<path>` then ` x <point>` per capture, single spaces.
+    let mut tokens = text.split(' ');
+    let body = tokens.next().unwrap_or_default();
+    let mut captures = Vec::new();
+    while let Some(sep) = tokens.next() {
+        if sep != "x" {
+            return Err(text_err!("expected \" x \" before each square capture"));
+        }
+        let p = tokens
+            .next()
+            .ok_or_else(|| text_err!("\" x \" must be followed by a point"))?;
+        captures.push(point(p).map_err(|e| e.context("square capture"))?);
+    }
     let (path, flying) = match body.split_once('*') {
         Some((a, b)) => (vec![point(a)?, point(b)?], true),
         None => (
@@ -257,20 +269,40 @@ pub fn parse_move(pos: &Jiu, text: &str) -> Result<JiuMove, TextError> {
 }
 
 pub fn format_move(pos: &Jiu, mv: &JiuMove) -> String {
+    let mut s = String::with_capacity(16);
     if mv.is_placement() {
-        return mv.to().to_string();
+        push_point(&mut s, mv.to());
+        return s;
     }
-    let path = moves::canonical_path(pos, mv);
-    let sep = if mv.is_flying() { "*" } else { "-" };
-    let mut s = path
-        .iter()
-        .map(|&p| point_of(p).to_string())
-        .collect::<Vec<_>>()
-        .join(sep);
+    let from = mv.from().expect("a battle move has an origin");
+    if mv.jumped().next().is_none() {
+        push_point(&mut s, from);
+        s.push(if mv.is_flying() { '*' } else { '-' });
+        push_point(&mut s, mv.to());
+    } else {
+        for (i, &p) in moves::canonical_path(pos, mv).iter().enumerate() {
+            if i > 0 {
+                s.push('-');
+            }
+            push_point(&mut s, point_of(p));
+        }
+    }
     for p in mv.captures() {
-        write!(s, " x {p}").expect("writing to a String");
+        s.push_str(" x ");
+        push_point(&mut s, p);
     }
     s
+}
+
+/// Appends `h8` (as `Point`'s Display, without the formatting machinery: move text is
+/// written for every legal move in tests and listings).
+fn push_point(s: &mut String, p: Point) {
+    s.push(column_letter(p.col as usize));
+    let row = p.row + 1;
+    if row >= 10 {
+        s.push('1');
+    }
+    s.push((b'0' + row % 10) as char);
 }
 
 /// The board with coordinates (`x` black, `o` white, `.` empty), then the phase, the side to

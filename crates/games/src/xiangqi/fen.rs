@@ -163,7 +163,7 @@ fn check_square(side: Side, kind: Kind, file: usize, rank: usize) -> Result<(), 
         Kind::King => r <= 2 && (3..=5).contains(&file),
         Kind::Advisor => matches!((file, r), (3 | 5, 0 | 2) | (4, 1)),
         Kind::Elephant => matches!((file, r), (2 | 6, 0 | 4) | (0 | 4 | 8, 2)),
-        Kind::Pawn => r >= 5 || (r >= 3 && file % 2 == 0),
+        Kind::Pawn => r >= 5 || (r >= 3 && file.is_multiple_of(2)),
         _ => true,
     };
     if ok {

@@ -10,7 +10,7 @@
 
 use super::attacks::{DIAG, ORTHO, View};
 use super::board::{
-    Board, EMPTY, Kind, Move, OFF, PALACE, Square, code, forward, own_half, step, tag,
+    Board, EMPTY, Kind, Move, OFF, PALACE, Square, code, forward, index90, own_half, step, tag,
 };
 
 /// The legal moves of a position, in a fixed array: no allocation. Xiangqi positions have
@@ -66,49 +66,30 @@ impl MoveList {
 struct Guard<'a> {
     view: View<'a>,
     king: Square,
-    file: u8,
-    rank: u8,
     check: bool,
+    /// In check: the squares a non-king move must leave or reach to answer some check
+    /// (checkers, the squares between them and the king, cannon screens, horse legs).
+    evade: u128,
+    /// Not in check: squares whose piece may not leave without a test (the only blocker of
+    /// a chariot or the king, one of the two pieces before a cannon, a horse's leg) ...
+    risk_from: u128,
+    /// ... and squares a piece may not enter without a test (between the king and a cannon
+    /// with nothing in between: the piece would become its screen).
+    risk_to: u128,
     them: usize,
-    /// Per direction of [`ORTHO`]: an enemy chariot, cannon or (along the file) king stands
-    /// somewhere on the king's ray, so a piece leaving or entering the ray may matter.
-    ray: [bool; 4],
-    /// Per direction of [`DIAG`]: an enemy horse is held back by the piece on that leg.
-    leg: [bool; 4],
 }
 
 impl<'a> Guard<'a> {
+    /// Looks at everything around the king once: checks and the squares that can answer
+    /// them, and the few squares where a move can expose the king.
     fn new(board: &'a Board, us: usize) -> Guard<'a> {
         let them = us ^ 1;
         let king = board.king(us);
         let sq = &board.sq;
         let enemy = tag(them);
-        let mut ray = [false; 4];
-        for (i, &d) in ORTHO.iter().enumerate() {
-            let mut t = step(king, d);
-            while sq[t as usize] != OFF {
-                let c = sq[t as usize];
-                if c & 0xF0 == enemy {
-                    let slot = c & 15;
-                    if (7..11).contains(&slot) || (slot == 0 && i < 2) {
-                        ray[i] = true;
-                        break;
-                    }
-                }
-                t = step(t, d);
-            }
-        }
-        let mut leg = [false; 4];
-        let horse = |s: Square| {
-            let c = sq[s as usize];
-            c & 0xF0 == enemy && (5..7).contains(&(c & 15))
-        };
-        for (i, &d) in DIAG.iter().enumerate() {
-            let l = step(king, d);
-            let h = if d == 17 || d == -15 { 1 } else { -1 };
-            leg[i] = horse(step(l, h)) || horse(step(l, d - h));
-        }
-        Guard {
+        let is_enemy =
+            |c: u8, slots: std::ops::Range<u8>| c & 0xF0 == enemy && slots.contains(&(c & 15));
+        let mut g = Guard {
             view: View {
                 sq,
                 from: 0,
@@ -116,34 +97,87 @@ impl<'a> Guard<'a> {
                 mover: code(us, 0),
             },
             king,
-            file: king & 15,
-            rank: king >> 4,
-            check: board.view().attacked::<true>(king, them),
+            check: false,
+            evade: 0,
+            risk_from: 0,
+            risk_to: 0,
             them,
-            ray,
-            leg,
+        };
+        for (i, &d) in ORTHO.iter().enumerate() {
+            // The first three pieces along the ray and the empty squares before the first
+            // two; a fourth piece can never matter (it stays behind two blockers).
+            let mut pieces = [(0u8, 0u8); 3];
+            let mut gaps = [0u128; 2];
+            let mut t = king;
+            let mut found = 0;
+            while found < 3 {
+                t = step(t, d);
+                let c = sq[t as usize];
+                if c == EMPTY {
+                    if found < 2 {
+                        gaps[found] |= bit(t);
+                    }
+                    continue;
+                }
+                if c == OFF {
+                    break;
+                }
+                pieces[found] = (t, c);
+                found += 1;
+            }
+            let flying = |c: u8| c & 0xF0 == enemy && (is_enemy(c, 7..9) || (i < 2 && c & 15 == 0));
+            let [(t1, c1), (t2, c2), (_, c3)] = pieces;
+            if flying(c1) {
+                g.check = true;
+                g.evade |= gaps[0] | bit(t1);
+            }
+            if is_enemy(c1, 9..11) {
+                g.risk_to |= gaps[0];
+            }
+            if is_enemy(c2, 9..11) {
+                g.check = true;
+                g.evade |= gaps[0] | bit(t1) | gaps[1] | bit(t2);
+            }
+            if flying(c2) {
+                g.risk_from |= bit(t1);
+            }
+            if is_enemy(c3, 9..11) {
+                g.risk_from |= bit(t1) | bit(t2);
+            }
         }
-    }
-
-    /// Whether a piece leaving or entering `s` may change an attack along the king's lines.
-    #[inline(always)]
-    fn on_live_ray(&self, s: Square) -> bool {
-        (s & 15 == self.file && self.ray[if s > self.king { 0 } else { 1 }])
-            || (s >> 4 == self.rank && self.ray[if s > self.king { 2 } else { 3 }])
+        for &d in &DIAG {
+            let l = step(king, d);
+            let h = if d == 17 || d == -15 { 1 } else { -1 };
+            for horse in [step(l, h), step(l, d - h)] {
+                if is_enemy(sq[horse as usize], 5..7) {
+                    if sq[l as usize] == EMPTY {
+                        g.check = true;
+                        g.evade |= bit(l) | bit(horse);
+                    } else {
+                        g.risk_from |= bit(l);
+                    }
+                }
+            }
+        }
+        for pawn in [step(king, forward(us)), step(king, 1), step(king, -1)] {
+            if is_enemy(sq[pawn as usize], 11..16) {
+                g.check = true;
+                g.evade |= bit(pawn);
+            }
+        }
+        g
     }
 
     /// Whether the non-king move `from`→`to` leaves the king safe.
     #[inline(always)]
     fn safe(&self, from: Square, to: Square) -> bool {
-        let near = from as i32 - self.king as i32;
-        let leg = match near {
-            17 => self.leg[0],
-            15 => self.leg[1],
-            -15 => self.leg[2],
-            -17 => self.leg[3],
-            _ => false,
-        };
-        if !(self.check || leg || self.on_live_ray(from) || self.on_live_ray(to)) {
+        if self.check {
+            if self.evade & (bit(from) | bit(to)) == 0 {
+                return false;
+            }
+        } else if (self.risk_from | self.risk_to) == 0
+            || (self.risk_from & bit(from)) | (self.risk_to & bit(to)) == 0
+        {
             return true;
         }
         let v = View {
@@ -164,6 +198,12 @@ impl<'a> Guard<'a> {
         };
         !v.attacked::<true>(to, self.them)
     }
+}
+
+/// The bit of a board square in a 90-bit set.
+#[inline(always)]
+fn bit(s: Square) -> u128 {
+    1u128 << index90(s)
 }
 
 impl Board {

@@ -38,7 +38,7 @@ fn repetition(marks: &[PlyMark], clock: u32, to_move: Side) -> Option<Outcome> {
     let hash = marks[n].hash;
     let mut earlier = (oldest..n.saturating_sub(3))
         .rev()
-        .filter(|i| (n - i) % 2 == 0 && marks[*i].hash == hash);
+        .filter(|i| (n - i).is_multiple_of(2) && marks[*i].hash == hash);
     earlier.next()?;
     let first = earlier.next()?;
     Some(judge_cycle(&marks[first..], to_move))
@@ -52,7 +52,11 @@ pub fn judge_cycle(cycle: &[PlyMark], to_move: Side) -> Outcome {
     let mut always_checked = [true; 2];
     for (j, mark) in cycle.iter().enumerate().skip(1) {
         // The move into position j was made by the side not to move at j.
-        let mover = if (n - j) % 2 == 0 { !to_move } else { to_move };
+        let mover = if (n - j).is_multiple_of(2) {
+            !to_move
+        } else {
+            to_move
+        };
         always_checked[mover.index()] &= mark.check;
     }
     let [black, red] = always_checked;
