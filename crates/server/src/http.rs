@@ -131,12 +131,17 @@ pub fn meta() -> Value {
     json!({"v": crate::protocol::VERSION, "games": games})
 }
 
-fn load(app: &AppState, id: &str) -> Result<GameRow, Response> {
+fn load(app: &AppState, id: &str) -> Result<GameRow, Box<Response>> {
     app.hub
         .store
         .load(id)
-        .map_err(|e| error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?
-        .ok_or_else(|| error(StatusCode::NOT_FOUND, &format!("unknown game {id:?}")))
+        .map_err(|e| Box::new(error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string())))?
+        .ok_or_else(|| {
+            Box::new(error(
+                StatusCode::NOT_FOUND,
+                &format!("unknown game {id:?}"),
+            ))
+        })
 }
 
 /// The positions of a stored game, one per move played (the start first).
@@ -168,7 +173,7 @@ fn public_seats(row: &GameRow) -> Value {
 async fn game(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
     let row = match load(&app, &id) {
         Ok(r) => r,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let kind: Result<GameKind, _> = row.game.parse();
     let positions = match kind {
@@ -226,7 +231,7 @@ pub fn record_text(row: &GameRow) -> String {
 async fn record(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
     let row = match load(&app, &id) {
         Ok(r) => r,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let mut r = record_text(&row).into_response();
     let h = r.headers_mut();

@@ -116,7 +116,7 @@ impl Conn {
     }
 
     /// Sends `cmd` to table `id`; an unknown table is an error to this client.
-    fn to_table(&mut self, id: &str, cmd: Cmd) {
+    fn send_to_table(&mut self, id: &str, cmd: Cmd) {
         match self.app.hub.get(id) {
             Ok(h) => {
                 if h.tx.send(cmd).is_ok() {
@@ -136,7 +136,7 @@ impl Conn {
             token,
             act,
         };
-        self.to_table(&table, cmd);
+        self.send_to_table(&table, cmd);
     }
 
     async fn handle(&mut self, msg: ClientMsg) {
@@ -148,7 +148,7 @@ impl Conn {
                     .send(json!({"v": 1, "type": "created", "table": c.table, "tokens": c.tokens})),
                 Err(e) => self.error(None, &e),
             },
-            ClientMsg::Watch { table } => self.to_table(&table, Cmd::Watch { conn: id, out }),
+            ClientMsg::Watch { table } => self.send_to_table(&table, Cmd::Watch { conn: id, out }),
             ClientMsg::Unwatch { table } => {
                 if self.watching.remove(&table)
                     && let Ok(h) = self.app.hub.get(&table)
@@ -156,7 +156,7 @@ impl Conn {
                     let _ = h.tx.send(Cmd::Unwatch { conn: id });
                 }
             }
-            ClientMsg::Join { table, token, name } => self.to_table(
+            ClientMsg::Join { table, token, name } => self.send_to_table(
                 &table,
                 Cmd::Join {
                     conn: id,
@@ -170,7 +170,7 @@ impl Conn {
                     Ok(s) => s,
                     Err(e) => return self.error(Some(&table), &e),
                 };
-                self.to_table(
+                self.send_to_table(
                     &table,
                     Cmd::Sit {
                         conn: id,
