@@ -25,6 +25,10 @@ enum Command {
     Perft(commands::rules::PerftArgs),
     /// Draw a position as a text board.
     Show(commands::rules::ShowArgs),
+    /// Serve the web page: play every game in the browser, watch engine games, analyse.
+    Serve(commands::serve::ServeArgs),
+    /// Play a game in the terminal, against the computer or at one keyboard.
+    Play(commands::play::PlayArgs),
     /// Game records: convert, validate, show, import, search.
     #[command(subcommand)]
     Record(commands::record::RecordCommand),
@@ -49,6 +53,8 @@ fn main() -> ExitCode {
         Command::Moves(args) => commands::rules::moves(&args),
         Command::Perft(args) => commands::rules::perft(&args),
         Command::Show(args) => commands::rules::show(&args),
+        Command::Serve(args) => commands::serve::run(&args),
+        Command::Play(args) => commands::play::run(&args),
         Command::Record(cmd) => commands::record::run(&cmd),
         Command::Book(cmd) => commands::book::run(&cmd),
         Command::Analyze(args) => commands::analyze::analyze(&args),
