@@ -208,21 +208,28 @@ async function moreBoards(page) {
 
 const server = await startServer();
 const browsers = [];
+const total = 5;
+let passed = 0;
 try {
   const one = await launchPerson('one');
   browsers.push(one);
   await gomokuAgainstTheComputer(one.page);
   console.log('ok: gomoku against the computer by clicking');
+  passed++;
   await xiangqiPickAndPlace(one.page);
   console.log('ok: xiangqi pick and place');
+  passed++;
   await jiuSquareCapture(one.page);
   console.log('ok: jiu square capture');
+  passed++;
   const two = await launchPerson('two');
   browsers.push(two);
   await twoPeopleOverAnInvitation(one.page, two.page);
   console.log('ok: two browsers over an invitation link');
+  passed++;
   await moreBoards(one.page);
   console.log('ok: connect6, engines, analysis, lobby');
+  passed++;
 } catch (e) {
   console.error(e);
   for (const [i, b] of browsers.entries()) await shot(b.page, `failure-${i}`).catch(() => {});
@@ -231,4 +238,5 @@ try {
   for (const b of browsers) await b.ctx.close().catch(() => {});
   server.kill();
   rmSync(work, { recursive: true, force: true });
+  console.log(`${passed} passed, ${total - passed} failed`);
 }
