@@ -239,3 +239,70 @@ fn book_build_and_probe() {
     let err = fails(&dir, &["book", "probe", "connect6", "g.book"]);
     assert!(err.contains("for gomoku"), "{err}");
 }
+
+#[test]
+fn jiu_records_validate_show_and_convert() {
+    let dir = workdir("jiu");
+    let out = ok(
+        &dir,
+        &[
+            "record",
+            "validate",
+            &sample("jiu_random.jiu"),
+            &sample("jiu_random.boyi"),
+        ],
+    );
+    let plies = sample_plies();
+    assert_eq!(out.lines().count(), 2, "{out}");
+    for line in out.lines() {
+        assert!(
+            line.starts_with("ok ") && line.ends_with(&format!(": 1 games, {plies} plies")),
+            "{out}"
+        );
+    }
+    // Dataset text to Boyi text and back gives the sample again.
+    ok(
+        &dir,
+        &["record", "convert", &sample("jiu_random.jiu"), "game.boyi"],
+    );
+    let boyi = std::fs::read_to_string(dir.join("game.boyi")).unwrap();
+    assert!(boyi.starts_with("[Game \"jiu\"]"), "{boyi}");
+    assert!(boyi.contains("\n197. "), "{boyi}");
+    ok(
+        &dir,
+        &["record", "convert", "game.boyi", "game.txt", "--to", "jiu"],
+    );
+    let jiu = std::fs::read_to_string(dir.join("game.txt")).unwrap();
+    assert_eq!(
+        jiu,
+        std::fs::read_to_string(sample("jiu_random.jiu")).unwrap()
+    );
+    // show: the moves, the result and the final position.
+    let out = ok(&dir, &["record", "show", "game.txt"]);
+    assert!(out.contains("   1. white h8"), "{out}");
+    assert!(out.contains("result: white fewer than 4 pieces"), "{out}");
+    let fen = ok(
+        &dir,
+        &["record", "show", &sample("jiu_random.boyi"), "--fen"],
+    );
+    assert!(fen.contains(" battle 196 "), "{fen}");
+    // A battle move that breaks the rules is named by its ply.
+    let (head, battle) = jiu.split_once("Stage[2]:").unwrap();
+    std::fs::write(
+        dir.join("bad.jiu"),
+        format!("{head}Stage[2]:B(A,1)-O(A,2);{battle}"),
+    )
+    .unwrap();
+    let out = fails(&dir, &["record", "validate", "bad.jiu"]);
+    assert!(
+        out.contains("invalid") && out.contains("ply 197 (B(A,1)-O(A,2))"),
+        "{out}"
+    );
+}
+
+/// Plies of the Jiu sample: the last numbered move of its Boyi text.
+fn sample_plies() -> usize {
+    let text = std::fs::read_to_string(sample("jiu_random.boyi")).unwrap();
+    let last = text.lines().rev().find(|l| l.contains(". ")).unwrap();
+    last.split('.').next().unwrap().parse().unwrap()
+}

@@ -4,7 +4,7 @@
 use crate::pgn::Notation;
 use crate::record::GameRecord;
 use crate::replay::{Checked, check, start_position};
-use crate::{boyi_text, c6, grid, pgn, psq, sgf, xqf};
+use crate::{boyi_text, c6, grid, jiu_dataset, pgn, psq, sgf, xqf};
 use boyi_core::{Game, Side, TextError, text_err};
 use boyi_games::{GameKind, with_game};
 use std::path::Path;
@@ -28,10 +28,12 @@ pub enum Format {
     PgnChinese,
     /// XQStudio `.xqf` (Xiangqi, read only).
     Xqf,
+    /// The public Jiu dataset's `Stage[1]:…;Stage[2]:…` text with an SGF-like header (`.jiu`).
+    Jiu,
 }
 
 impl Format {
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 9] = [
         Format::Boyi,
         Format::Sgf,
         Format::Psq,
@@ -40,6 +42,7 @@ impl Format {
         Format::PgnWxf,
         Format::PgnChinese,
         Format::Xqf,
+        Format::Jiu,
     ];
 
     pub fn name(self) -> &'static str {
@@ -52,6 +55,7 @@ impl Format {
             Format::PgnWxf => "pgn-wxf",
             Format::PgnChinese => "pgn-chinese",
             Format::Xqf => "xqf",
+            Format::Jiu => "jiu",
         }
     }
 
@@ -82,6 +86,8 @@ impl Format {
             Some(Format::Xqf)
         } else if is_boyi_text(t) {
             Some(Format::Boyi)
+        } else if is_jiu_dataset(t) {
+            Some(Format::Jiu)
         } else if t.starts_with('[') {
             Some(Format::Pgn)
         } else if t.starts_with('(') && t[1..].trim_start().starts_with(';') {
@@ -112,6 +118,15 @@ fn is_boyi_text(t: &str) -> bool {
         .is_some_and(|(name, _)| name.parse::<GameKind>().is_ok())
 }
 
+/// Jiu dataset text begins with `Stage[1]:`, or with an SGF-like header directly followed by
+/// it.
+fn is_jiu_dataset(t: &str) -> bool {
+    t.starts_with("Stage[1]:")
+        || (t.starts_with('(')
+            && t.split_once("Stage[1]:")
+                .is_some_and(|(header, _)| header.trim_end().ends_with(')')))
+}
+
 /// What a caller knows that a file may not say.
 #[derive(Debug, Clone, Default)]
 pub struct ReadOptions {
@@ -137,6 +152,7 @@ pub fn read_raw(
         Format::C6 => c6::read(text()?)?,
         Format::Pgn | Format::PgnWxf | Format::PgnChinese => pgn::read(text()?)?,
         Format::Xqf => vec![xqf::read(bytes)?],
+        Format::Jiu => jiu_dataset::read(text()?)?,
     };
     if let Some(v) = &opts.variant {
         for r in records.iter_mut().filter(|r| r.variant.is_none()) {
@@ -201,6 +217,7 @@ pub fn write(records: &[GameRecord], format: Format) -> Result<Vec<u8>, TextErro
         Format::PgnWxf => pgn::write(&checked, Notation::Wxf)?,
         Format::PgnChinese => pgn::write(&checked, Notation::Chinese)?,
         Format::Xqf => return Err(text_err!("xqf files are read, not written")),
+        Format::Jiu => jiu_dataset::write(&checked)?,
     };
     Ok(text.into_bytes())
 }

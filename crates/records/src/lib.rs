@@ -8,6 +8,7 @@ pub mod boyi_text;
 pub mod c6;
 pub mod format;
 pub mod grid;
+pub mod jiu_dataset;
 pub mod pgn;
 pub mod psq;
 pub mod record;

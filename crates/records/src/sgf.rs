@@ -39,6 +39,18 @@ pub fn parse_collection(text: &str) -> Result<Vec<Vec<Node>>, TextError> {
     Ok(games)
 }
 
+/// Parses the one game tree at the start of `text` (after white space): its main line and the
+/// number of bytes up to the end of the tree. Other formats use it for SGF-like headers.
+pub fn parse_tree_prefix(text: &str) -> Result<(Vec<Node>, usize), TextError> {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        i: 0,
+    };
+    let mut nodes = Vec::new();
+    p.game_tree(&mut nodes, 0)?;
+    Ok((nodes, p.i))
+}
+
 struct Parser<'a> {
     s: &'a [u8],
     i: usize,
@@ -152,7 +164,7 @@ impl Parser<'_> {
     }
 }
 
-fn prop<'a>(node: &'a Node, name: &str) -> Option<&'a str> {
+pub(crate) fn prop<'a>(node: &'a Node, name: &str) -> Option<&'a str> {
     node.iter()
         .find(|(n, _)| n == name)
         .map(|(_, v)| v[0].as_str())
@@ -178,6 +190,11 @@ fn read_game(nodes: &[Node]) -> Result<GameRecord, TextError> {
     let kind = match prop(root, "GM").map(str::trim) {
         Some("4") | None => GameKind::Gomoku,
         Some(g) if g.eq_ignore_ascii_case("c6") => GameKind::Connect6,
+        Some(g) if g.eq_ignore_ascii_case("jiu") => {
+            return Err(text_err!(
+                "GM[Jiu]: Jiu records with an SGF header are the jiu format (.jiu)"
+            ));
+        }
         Some(g) => return Err(text_err!("GM[{g}] is not Gomoku (4) or Connect6 (C6)")),
     };
     let default = if kind == GameKind::Gomoku { 15 } else { 19 };
@@ -259,7 +276,7 @@ fn variant_name(kind: GameKind, ru: &str) -> String {
     }
 }
 
-fn read_result(re: &str) -> Result<Option<GameResult>, TextError> {
+pub(crate) fn read_result(re: &str) -> Result<Option<GameResult>, TextError> {
     let re = re.trim();
     let upper = re.to_ascii_uppercase();
     if matches!(upper.as_str(), "0" | "DRAW" | "JIGO") {
@@ -358,7 +375,7 @@ pub fn write(records: &[GameRecord], sizes: &[(usize, Side)]) -> Result<String, 
     Ok(out)
 }
 
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     s.replace('\\', "\\\\").replace(']', "\\]")
 }
 
@@ -392,24 +409,7 @@ fn write_one(
             let _ = write!(out, "{name}[{}]", esc(value));
         }
     }
-    if let Some(r) = &rec.result {
-        let re = match (r.winner, r.reason.as_str()) {
-            (None, _) => "Draw".to_string(),
-            (Some(s), reason) => {
-                let code = match reason {
-                    "resignation" => "R",
-                    "time" => "T",
-                    "forfeit" => "F",
-                    _ => "",
-                };
-                format!("{}+{code}", if s == Side::Black { 'B' } else { 'W' })
-            }
-        };
-        let _ = write!(out, "RE[{re}]");
-        if !r.reason.is_empty() {
-            let _ = write!(out, "XR[{}]", esc(&r.reason));
-        }
-    }
+    write_result(out, rec.result.as_ref());
     if let Some(start) = &rec.start {
         let setup = grid::read_setup(start)?;
         write_list(out, "AB", &setup.black, size);
@@ -445,6 +445,27 @@ fn write_one(
     }
     out.push(')');
     Ok(())
+}
+
+/// `RE` and, when the reason is known, `XR`.
+pub(crate) fn write_result(out: &mut String, result: Option<&GameResult>) {
+    let Some(r) = result else { return };
+    let re = match (r.winner, r.reason.as_str()) {
+        (None, _) => "Draw".to_string(),
+        (Some(s), reason) => {
+            let code = match reason {
+                "resignation" => "R",
+                "time" => "T",
+                "forfeit" => "F",
+                _ => "",
+            };
+            format!("{}+{code}", if s == Side::Black { 'B' } else { 'W' })
+        }
+    };
+    let _ = write!(out, "RE[{re}]");
+    if !r.reason.is_empty() {
+        let _ = write!(out, "XR[{}]", esc(&r.reason));
+    }
 }
 
 fn write_list(out: &mut String, name: &str, points: &[Point], size: usize) {

@@ -48,6 +48,13 @@ proptest! {
         }
     }
 
+    /// Dataset-like Jiu text: points, paths and capture groups in any order.
+    #[test]
+    fn jiu_dataset_text(body in "([WBO]\\([A-P],(0|1|7|14|15)\\)|[-;,]|TC:|FC:|Stage\\[[12]\\]:){0,60}") {
+        let _ = read(format!("Stage[1]:{body}").as_bytes(), Format::Jiu, &ReadOptions::default());
+        let _ = read(format!("(;GM[Jiu]RE[W+])Stage[1]:W(G,7);B(H,8){body}").as_bytes(), Format::Jiu, &ReadOptions::default());
+    }
+
     /// Samples with a few characters changed, removed or duplicated: near-valid input reaches
     /// deep into the readers and the replay.
     #[test]
