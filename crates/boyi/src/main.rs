@@ -35,6 +35,12 @@ enum Command {
     Engine(commands::engine::EngineArgs),
     /// Play a match between two players and report the score, Elo and SPRT.
     Match(commands::matches::MatchArgs),
+    /// Game records: convert, validate, show, import, search.
+    #[command(subcommand)]
+    Record(commands::record::RecordCommand),
+    /// Opening books: build from records, probe.
+    #[command(subcommand)]
+    Book(commands::book::BookCommand),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +54,8 @@ fn main() -> ExitCode {
         Command::Solve(args) => commands::solve::solve(&args),
         Command::Engine(args) => commands::engine::engine(&args),
         Command::Match(args) => commands::matches::run(&args),
+        Command::Record(cmd) => commands::record::run(&cmd),
+        Command::Book(cmd) => commands::book::run(&cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -14,12 +14,14 @@ pub mod alphabeta;
 pub mod connect6;
 pub mod eval;
 pub mod gomoku;
+pub mod jiu;
 pub mod player;
 pub mod random;
 pub mod registry;
 pub mod testing;
 pub mod thread;
 pub mod tictactoe;
+pub mod xiangqi;
 
 pub use player::{
     Clock, Deadline, GameHistory, Info, InfoSink, Limits, Player, PlayerError, Score, StopFlag,

@@ -74,6 +74,14 @@ macro_rules! with_game {
                 type $G = $crate::connect6::Connect6;
                 Ok($body)
             }
+            $crate::GameKind::Jiu => {
+                type $G = $crate::jiu::Jiu;
+                Ok($body)
+            }
+            $crate::GameKind::Xiangqi => {
+                type $G = $crate::xiangqi::Xiangqi;
+                Ok($body)
+            }
             other => Err(::boyi_core::TextError(format!(
                 "the rules of {other} are not built into this version of boyi"
             ))),
@@ -84,3 +92,5 @@ macro_rules! with_game {
 pub mod connect6;
 pub mod gomoku;
 pub mod grid;
+pub mod jiu;
+pub mod xiangqi;

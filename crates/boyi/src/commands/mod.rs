@@ -4,5 +4,7 @@ pub mod analyze;
 pub mod bench;
 pub mod engine;
 pub mod matches;
+pub mod book;
+pub mod record;
 pub mod rules;
 pub mod solve;
