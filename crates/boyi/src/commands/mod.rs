@@ -2,9 +2,9 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod book;
 pub mod engine;
 pub mod matches;
-pub mod book;
 pub mod record;
 pub mod rules;
 pub mod solve;

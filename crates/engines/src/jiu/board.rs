@@ -3,10 +3,10 @@
 //! completed). Square captures are chosen by the engine ([`Board::capture_choice`]) instead
 //! of enumerating every subset of enemy pieces, which keeps the search narrow.
 
+use boyi_core::Game;
 use boyi_core::{Side, zobrist};
 use boyi_games::jiu::board::{BEYOND, BLOCKS, NEXT, NONE, POINTS, Points, adjacent, point_of};
 use boyi_games::jiu::{FLY_LIMIT, Jiu, JiuMove, MIN_PIECES, Phase, QUIET_DRAW};
-use boyi_core::Game;
 
 pub const EMPTY: u8 = 0;
 pub const BLACK: u8 = 1;
@@ -144,11 +144,7 @@ impl Board {
     pub fn squares_at(&self, c: u8, p: u8) -> u8 {
         let mut n = 0;
         for block in &BLOCKS[p as usize] {
-            if block[0] != NONE
-                && block
-                    .iter()
-                    .all(|&q| q == p || self.cells[q as usize] == c)
-            {
+            if block[0] != NONE && block.iter().all(|&q| q == p || self.cells[q as usize] == c) {
                 n += 1;
             }
         }
@@ -174,7 +170,12 @@ impl Board {
             for &n in &NEXT[from as usize] {
                 if n != NONE && self.cells[n as usize] == EMPTY {
                     let squares = self.squares_at(me, n);
-                    out.push(Base { from, to: n, jumped: Points::EMPTY, squares });
+                    out.push(Base {
+                        from,
+                        to: n,
+                        jumped: Points::EMPTY,
+                        squares,
+                    });
                 }
             }
             seen.clear();
@@ -184,7 +185,12 @@ impl Board {
                 for to in 0..POINTS as u8 {
                     if self.cells[to as usize] == EMPTY && to != from && !adjacent(from, to) {
                         let squares = self.squares_at(me, to);
-                        out.push(Base { from, to, jumped: Points::EMPTY, squares });
+                        out.push(Base {
+                            from,
+                            to,
+                            jumped: Points::EMPTY,
+                            squares,
+                        });
                     }
                 }
             }
@@ -218,7 +224,12 @@ impl Board {
                 seen.push((land, *jumped));
                 if jumped.len() >= min_jumps {
                     let squares = self.squares_at(other(enemy), land);
-                    out.push(Base { from, to: land, jumped: *jumped, squares });
+                    out.push(Base {
+                        from,
+                        to: land,
+                        jumped: *jumped,
+                        squares,
+                    });
                 }
                 self.chain(from, land, enemy, min_jumps, jumped, seen, out);
             }

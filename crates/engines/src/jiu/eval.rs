@@ -33,13 +33,17 @@ fn side_value(b: &Board, c: u8) -> (i32, i32) {
     let mut v = b.pieces(c) as i32 * PIECE;
     let mut ready = 0;
     let mut in_square = [false; POINTS];
-    for corner in 0..POINTS {
-        let block = BLOCKS[corner][3];
-        if block[0] == NONE || block[0] as usize != corner {
+    // Each block once: as the block whose lower-left corner is the point.
+    for blocks in &BLOCKS {
+        let block = blocks[3];
+        if block[0] == NONE {
             continue;
         }
         let own = block.iter().filter(|&&q| b.cells[q as usize] == c).count();
-        let empty = block.iter().filter(|&&q| b.cells[q as usize] == EMPTY).count();
+        let empty = block
+            .iter()
+            .filter(|&&q| b.cells[q as usize] == EMPTY)
+            .count();
         if own == 4 {
             v += SQUARE;
             for &q in &block {
@@ -68,8 +72,7 @@ fn side_value(b: &Board, c: u8) -> (i32, i32) {
             continue;
         }
         let mut free = false;
-        for d in 0..4 {
-            let n = NEXT[p][d];
+        for (d, &n) in NEXT[p].iter().enumerate() {
             if n == NONE {
                 continue;
             }
@@ -117,7 +120,10 @@ pub fn capture_value(b: &Board, p: u8) -> i32 {
         if block[0] == NONE {
             continue;
         }
-        let theirs = block.iter().filter(|&&q| b.cells[q as usize] == enemy).count();
+        let theirs = block
+            .iter()
+            .filter(|&&q| b.cells[q as usize] == enemy)
+            .count();
         let mine = block.iter().filter(|&&q| b.cells[q as usize] == me).count();
         if mine == 0 {
             v += [0, 1, 6, 40, 30][theirs];
@@ -163,7 +169,10 @@ pub fn placement(cells: &[u8; POINTS], c: u8, p: usize) -> i32 {
             continue;
         }
         let own = block.iter().filter(|&&q| cells[q as usize] == c).count();
-        let theirs = block.iter().filter(|&&q| cells[q as usize] == enemy).count();
+        let theirs = block
+            .iter()
+            .filter(|&&q| cells[q as usize] == enemy)
+            .count();
         if theirs == 0 {
             v += [2, 6, 16, 60][own.min(3)];
         }

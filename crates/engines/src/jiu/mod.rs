@@ -53,14 +53,18 @@ impl GamePlayers for Jiu {
     fn bench_positions() -> Vec<BenchPosition> {
         let opening = bench_line(0);
         let middle = bench_line(24);
-        [(opening.to_text(), 6), (middle.to_text(), 6), (ENDGAME.to_string(), 4)]
-            .into_iter()
-            .map(|(position, depth)| BenchPosition {
-                variant: None,
-                position,
-                depth,
-            })
-            .collect()
+        [
+            (opening.to_text(), 6),
+            (middle.to_text(), 6),
+            (ENDGAME.to_string(), 4),
+        ]
+        .into_iter()
+        .map(|(position, depth)| BenchPosition {
+            variant: None,
+            position,
+            depth,
+        })
+        .collect()
     }
 }
 
@@ -123,25 +127,29 @@ impl Strong {
         let mut b = board_with_history(game);
         let deadline = Deadline::new(limits, pos.side_to_move(), stop);
         let timed = limits.time_budget(pos.side_to_move()).is_some() || limits.nodes.is_some();
-        let max_depth = limits
-            .depth
-            .unwrap_or(if timed || limits.infinite { 64 } else { self.depth });
-        let started = deadline.started;
-        let found = self.engine.search(&mut b, max_depth, &deadline, &mut |f, nodes| {
-            let time = started.elapsed();
-            let pv = board::to_rules_move(pos, &f.best)
-                .map(|m| vec![pos.format_move(&m)])
-                .unwrap_or_default();
-            info(Info {
-                depth: Some(f.depth),
-                score: Some(to_score(f.value)),
-                pv,
-                nodes: Some(nodes),
-                nps: Some((nodes as f64 / time.as_secs_f64().max(1e-6)) as u64),
-                time: Some(time),
-                text: None,
-            })
+        let max_depth = limits.depth.unwrap_or(if timed || limits.infinite {
+            64
+        } else {
+            self.depth
         });
+        let started = deadline.started;
+        let found = self
+            .engine
+            .search(&mut b, max_depth, &deadline, &mut |f, nodes| {
+                let time = started.elapsed();
+                let pv = board::to_rules_move(pos, &f.best)
+                    .map(|m| vec![pos.format_move(&m)])
+                    .unwrap_or_default();
+                info(Info {
+                    depth: Some(f.depth),
+                    score: Some(to_score(f.value)),
+                    pv,
+                    nodes: Some(nodes),
+                    nps: Some((nodes as f64 / time.as_secs_f64().max(1e-6)) as u64),
+                    time: Some(time),
+                    text: None,
+                })
+            });
         let chosen = found.and_then(|f| board::to_rules_move(pos, &f.best));
         chosen
             .or_else(|| limits.root_moves(pos).into_iter().next())
@@ -172,7 +180,13 @@ pub fn plan_placement(pos: &Jiu) -> Option<JiuMove> {
     let b = Board::from_game(pos);
     let me = b.side;
     let empties: Vec<usize> = (0..POINTS).filter(|&p| b.cells[p] == EMPTY).collect();
-    let mut scored: Vec<(i32, usize)> = empties
+    // The first two placements are the ends of the central diagonal.
+    let legal: Vec<usize> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| boyi_games::jiu::board::index_of(m.to()) as usize)
+        .collect();
+    let mut scored: Vec<(i32, usize)> = legal
         .iter()
         .map(|&p| (eval::placement(&b.cells, me, p), p))
         .collect();

@@ -83,13 +83,21 @@ impl Engine {
                 // A partial iteration whose first (previous best) move was searched still
                 // improves on nothing; keep the last finished result.
                 if best.is_none() {
-                    best = Some(Found { best: root[idx], value, depth });
+                    best = Some(Found {
+                        best: root[idx],
+                        value,
+                        depth,
+                    });
                 }
                 break;
             }
             let mv = root.remove(idx);
             root.insert(0, mv);
-            let found = Found { best: mv, value, depth };
+            let found = Found {
+                best: mv,
+                value,
+                depth,
+            };
             report(&found, self.nodes);
             best = Some(found);
             if value.abs() > MATE - 1000 {
@@ -315,7 +323,10 @@ fn quiet_score(b: &Board, base: &Base) -> i32 {
             .iter()
             .filter(|bl| bl[0] != NONE)
             .map(|bl| {
-                let own = bl.iter().filter(|&&q| q != p && b.cells[q as usize] == me).count();
+                let own = bl
+                    .iter()
+                    .filter(|&&q| q != p && b.cells[q as usize] == me)
+                    .count();
                 let foe = bl
                     .iter()
                     .filter(|&&q| b.cells[q as usize] != me && b.cells[q as usize] != EMPTY)

@@ -167,7 +167,9 @@ impl Seed002 {
         if top <= 0 {
             return None;
         }
-        let best: Vec<u8> = (0..POINTS as u8).filter(|&p| scores[p as usize] == top).collect();
+        let best: Vec<u8> = (0..POINTS as u8)
+            .filter(|&p| scores[p as usize] == top)
+            .collect();
         Some(best[(self.next() % best.len() as u64) as usize])
     }
 
@@ -213,7 +215,9 @@ impl Seed002 {
             }
         }
         if near.is_empty() {
-            near = (0..POINTS as u8).filter(|&p| b.cells[p as usize] == EMPTY).collect();
+            near = (0..POINTS as u8)
+                .filter(|&p| b.cells[p as usize] == EMPTY)
+                .collect();
         }
         (!near.is_empty()).then(|| near[(self.next() % near.len() as u64) as usize])
     }

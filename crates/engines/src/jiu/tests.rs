@@ -91,7 +91,12 @@ fn strong_takes_the_square() {
     let pos = battle("14/14/14/2xx10/3x10/2x11/14/14/14/14/5oooo5/14/14/14 b battle 196 0");
     let mut p = build_strong();
     let mv = p
-        .choose(&GameHistory::new(pos.clone()), &Limits::depth(3), &StopFlag::new(), &mut |_| {})
+        .choose(
+            &GameHistory::new(pos.clone()),
+            &Limits::depth(3),
+            &StopFlag::new(),
+            &mut |_| {},
+        )
         .unwrap();
     assert!(mv.captures().count() > 0, "{}", pos.format_move(&mv));
 }
@@ -105,14 +110,17 @@ fn seed002_and_strong_play_legal_placements_and_battle_moves() {
     let mut pos = Jiu::new();
     let mut game = GameHistory::new(pos.clone());
     let mut strong = build_strong();
-    let mut seed = crate::registry::build::<Jiu>("seed002?seed=3", BuildContext::default()).unwrap();
+    let mut seed =
+        crate::registry::build::<Jiu>("seed002?seed=3", BuildContext::default()).unwrap();
     let limits = Limits::depth(2);
     for ply in 0..206 {
         if pos.outcome().is_some() {
             break;
         }
         let player = if ply % 2 == 0 { &mut strong } else { &mut seed };
-        let mv = player.choose(&game, &limits, &StopFlag::new(), &mut |_| {}).unwrap();
+        let mv = player
+            .choose(&game, &limits, &StopFlag::new(), &mut |_| {})
+            .unwrap();
         assert!(pos.is_legal(&mv));
         pos.play(&mv);
         game.push(mv);
