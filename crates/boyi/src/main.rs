@@ -25,6 +25,12 @@ enum Command {
     Perft(commands::rules::PerftArgs),
     /// Draw a position as a text board.
     Show(commands::rules::ShowArgs),
+    /// Search a position with a built-in player; last line `score … bestmove …`.
+    Analyze(commands::analyze::AnalyzeArgs),
+    /// Search the game's bench positions to fixed depths: node signature and speed.
+    Bench(commands::bench::BenchArgs),
+    /// Look for a forced win by threats (gomoku: VCF, then VCT).
+    Solve(commands::solve::SolveArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +39,9 @@ fn main() -> ExitCode {
         Command::Moves(args) => commands::rules::moves(&args),
         Command::Perft(args) => commands::rules::perft(&args),
         Command::Show(args) => commands::rules::show(&args),
+        Command::Analyze(args) => commands::analyze::analyze(&args),
+        Command::Bench(args) => commands::bench::bench(&args),
+        Command::Solve(args) => commands::solve::solve(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

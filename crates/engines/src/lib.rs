@@ -23,5 +23,5 @@ pub mod xiangqi;
 pub use player::{
     Clock, Deadline, GameHistory, Info, InfoSink, Limits, Player, PlayerError, Score, StopFlag,
 };
-pub use registry::{BuildContext, BuiltinSpec, GamePlayers, build};
+pub use registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers, Solution, build};
 pub use thread::{PlayerThread, SearchEvent};

@@ -83,9 +83,51 @@ pub struct BuildContext {
     pub seed: u64,
 }
 
+/// One position of `boyi bench`: a variant (`None`: the default), a position text, and the
+/// depth it is searched to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BenchPosition {
+    pub variant: Option<&'static str>,
+    pub position: String,
+    pub depth: u32,
+}
+
+/// A forced win found by a game's threat solver (`boyi solve`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solution {
+    /// The kind of win, e.g. `vcf` or `vct`.
+    pub kind: &'static str,
+    /// The winning line as canonical move texts (at least the first move).
+    pub line: Vec<String>,
+}
+
 /// The players a game has beyond the generic ones: its strong engine, the seed baselines.
 /// Each game implements this beside its engine (`crate::gomoku`, ...).
 pub trait GamePlayers: Game {
+    /// The player `boyi analyze` and `boyi bench` use when none is named.
+    fn default_player() -> &'static str {
+        "alphabeta?depth=3"
+    }
+
+    /// The fixed positions of `boyi bench`: by default the start position at depth 3.
+    fn bench_positions() -> Vec<BenchPosition> {
+        Self::start(&Self::Variant::default(), None)
+            .map(|p| {
+                vec![BenchPosition {
+                    variant: None,
+                    position: p.to_text(),
+                    depth: 3,
+                }]
+            })
+            .unwrap_or_default()
+    }
+
+    /// Searches for a forced win of the side to move within `budget`: `None` if the game has
+    /// no threat solver, `Some(None)` if no win was found.
+    fn solve(_pos: &Self, _budget: std::time::Duration) -> Option<Option<Solution>> {
+        None
+    }
+
     /// Name and one line of help of each player of this game.
     fn players() -> &'static [(&'static str, &'static str)] {
         &[]

@@ -1,3 +1,6 @@
 //! One module per group of subcommands.
 
+pub mod analyze;
+pub mod bench;
 pub mod rules;
+pub mod solve;
