@@ -31,6 +31,10 @@ enum Command {
     Bench(commands::bench::BenchArgs),
     /// Look for a forced win by threats (gomoku: VCF, then VCT).
     Solve(commands::solve::SolveArgs),
+    /// Serve a Boyi player over an engine protocol on stdin/stdout.
+    Engine(commands::engine::EngineArgs),
+    /// Play a match between two players and report the score, Elo and SPRT.
+    Match(commands::matches::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +46,8 @@ fn main() -> ExitCode {
         Command::Analyze(args) => commands::analyze::analyze(&args),
         Command::Bench(args) => commands::bench::bench(&args),
         Command::Solve(args) => commands::solve::solve(&args),
+        Command::Engine(args) => commands::engine::engine(&args),
+        Command::Match(args) => commands::matches::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -53,6 +53,7 @@ struct Search<'a, G: Game, E: Evaluator<G>> {
     deadline: Deadline,
     nodes: u64,
     aborted: bool,
+    banned: &'a [String],
     buffers: Vec<Vec<G::Move>>,
 }
 
@@ -92,6 +93,9 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         let mut moves = self.buffers.pop().unwrap_or_default();
         moves.clear();
         pos.generate_moves(&mut moves);
+        if ply == 0 && !self.banned.is_empty() {
+            moves.retain(|m| !self.banned.contains(&pos.format_move(m)));
+        }
         self.eval.order(pos, &mut moves);
         if let Some(w) = self.width {
             moves.truncate(w.max(1));
@@ -140,8 +144,8 @@ impl<G: Game, E: Evaluator<G>> Player<G> for AlphaBeta<G, E> {
         info: &mut dyn FnMut(Info),
     ) -> Result<G::Move, PlayerError> {
         let mut pos = game.current().clone();
-        let first = pos
-            .legal_moves()
+        let first = limits
+            .root_moves(&pos)
             .into_iter()
             .next()
             .ok_or(PlayerError::GameOver)?;
@@ -156,6 +160,7 @@ impl<G: Game, E: Evaluator<G>> Player<G> for AlphaBeta<G, E> {
             deadline: Deadline::new(limits, pos.side_to_move(), stop),
             nodes: 0,
             aborted: false,
+            banned: &limits.banned,
             buffers: Vec::new(),
         };
         let mut best = first;

@@ -4,7 +4,8 @@
 //! - [`thread`]: a player on its own thread, so callers are never blocked by a search.
 //! - [`alphabeta`], [`random`]: the first built-in players; [`eval`]: their evaluations.
 //! - [`registry`]: built-in players by spec (`boyi:alphabeta?depth=3`).
-//! - [`tictactoe`]: a tiny complete game for fast tests of generic code.
+//! - [`tictactoe`], [`testing`]: a tiny complete game and deterministic players for fast
+//!   tests of generic code.
 
 #[macro_use]
 extern crate boyi_core;
@@ -16,6 +17,7 @@ pub mod gomoku;
 pub mod player;
 pub mod random;
 pub mod registry;
+pub mod testing;
 pub mod thread;
 pub mod tictactoe;
 pub mod xiangqi;

@@ -104,6 +104,8 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until stopped (analysis, pondering).
     pub infinite: bool,
+    /// Canonical texts of moves not to play here (UCCI `banmoves`).
+    pub banned: Vec<String>,
 }
 
 impl Limits {
@@ -112,6 +114,15 @@ impl Limits {
             depth: Some(d),
             ..Limits::default()
         }
+    }
+
+    /// The legal moves of `pos` that are not banned.
+    pub fn root_moves<G: Game>(&self, pos: &G) -> Vec<G::Move> {
+        let mut moves = pos.legal_moves();
+        if !self.banned.is_empty() {
+            moves.retain(|m| !self.banned.contains(&pos.format_move(m)));
+        }
+        moves
     }
 
     /// The time `side` may spend on this move: the fixed move time, or a share of its clock

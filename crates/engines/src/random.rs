@@ -24,11 +24,11 @@ impl<G: Game> Player<G> for RandomPlayer {
     fn choose(
         &mut self,
         game: &GameHistory<G>,
-        _: &Limits,
+        limits: &Limits,
         _: &StopFlag,
         _: &mut dyn FnMut(Info),
     ) -> Result<G::Move, PlayerError> {
-        let moves = game.current().legal_moves();
+        let moves = limits.root_moves(game.current());
         if moves.is_empty() {
             return Err(PlayerError::GameOver);
         }

@@ -2,5 +2,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod engine;
+pub mod matches;
 pub mod rules;
 pub mod solve;
