@@ -141,7 +141,10 @@ pub fn run_match<G: GamePlayers>(
 }
 
 /// Plays game `index` of the match.
-pub fn play_game<G: GamePlayers>(cfg: &MatchConfig<G>, index: usize) -> Result<GameResult, TextError> {
+pub fn play_game<G: GamePlayers>(
+    cfg: &MatchConfig<G>,
+    index: usize,
+) -> Result<GameResult, TextError> {
     let opening = &cfg.openings[(index / 2) % cfg.openings.len()];
     let first = opening.current().side_to_move();
     // A plays the side to move after the opening in even games, the other side in odd ones.

@@ -43,7 +43,10 @@ fn serve_game<G: GamePlayers>(args: &EngineArgs) -> Result<()> {
         None => G::Variant::default(),
     };
     let start = G::start(&variant, args.size).context("--size")?;
-    let spec = args.player.strip_prefix("boyi:").context("--player must be a built-in player, boyi:<name>")?;
+    let spec = args
+        .player
+        .strip_prefix("boyi:")
+        .context("--player must be a built-in player, boyi:<name>")?;
     let player = boyi_engines::build::<G>(spec, BuildContext::default()).context("--player")?;
     let opts = ServeOptions {
         start,

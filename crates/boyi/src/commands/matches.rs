@@ -82,7 +82,8 @@ fn run_game<G: GamePlayers>(args: &MatchArgs) -> Result<()> {
     let pairs = args.games.div_ceil(2);
     let openings = match (&args.openings, args.random_plies) {
         (Some(path), _) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("--openings {}", path.display()))?;
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("--openings {}", path.display()))?;
             openings::parse_openings(&start, &text).context("--openings")?
         }
         (None, Some(p)) if p > 0 => openings::random_openings(&start, p, pairs, args.seed),
@@ -90,7 +91,10 @@ fn run_game<G: GamePlayers>(args: &MatchArgs) -> Result<()> {
     };
     let margin = Duration::from_millis(args.margin);
     let cfg = MatchConfig {
-        players: [PlayerSpec::parse(&args.a).context("--a")?, PlayerSpec::parse(&args.b).context("--b")?],
+        players: [
+            PlayerSpec::parse(&args.a).context("--a")?,
+            PlayerSpec::parse(&args.b).context("--b")?,
+        ],
         games: args.games,
         concurrency: args.concurrency,
         limits: Limits {
@@ -102,7 +106,10 @@ fn run_game<G: GamePlayers>(args: &MatchArgs) -> Result<()> {
         tc: args.tc.as_deref().map(TimeControl::parse).transpose()?,
         openings,
         seed: args.seed,
-        external: ExternalOptions { margin, ..ExternalOptions::default() },
+        external: ExternalOptions {
+            margin,
+            ..ExternalOptions::default()
+        },
         time_margin: margin,
         max_plies: args.max_plies,
         sprt: args.sprt.as_deref().map(Sprt::parse).transpose()?,
