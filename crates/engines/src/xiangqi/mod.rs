@@ -31,7 +31,7 @@ impl GamePlayers for Xiangqi {
         &[
             (
                 "strong",
-                "PVS with a shared hash table, quiescence, null move, LMR and a tuned evaluation; options: hash (MB, default 64), threads (default 1), level (0-20, default 20), depth (when no limit is given, default 12)",
+                "PVS with a shared hash table, quiescence, null move, LMR and a tuned evaluation; options: hash (MB, default 64), threads (default 1), level (0-20, default 20), depth (when no limit is given, default 12), contempt (cp, default 20)",
             ),
             (
                 "seed004",
@@ -98,6 +98,8 @@ pub struct Config {
     pub level: u32,
     /// Depth searched when the limits give no bound at all.
     pub default_depth: u32,
+    /// Centipawns a draw is worth less than a level position to the engine.
+    pub contempt: i32,
     pub weights: eval::Weights,
 }
 
@@ -108,13 +110,14 @@ impl Default for Config {
             threads: 1,
             level: 20,
             default_depth: 12,
+            contempt: 20,
             weights: eval::DEFAULT_WEIGHTS,
         }
     }
 }
 
 fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Xiangqi>>, TextError> {
-    spec.allow(&["hash", "threads", "level", "depth"])?;
+    spec.allow(&["hash", "threads", "level", "depth", "contempt"])?;
     let mut config = Config::default();
     if let Some(mb) = spec.number::<usize>("hash")? {
         config.hash_mb = mb.clamp(1, 16384);
@@ -127,6 +130,9 @@ fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Xiangqi>>, TextError> {
             return Err(text_err!("player option level={l} must be 0 to 20"));
         }
         config.level = l;
+    }
+    if let Some(c) = spec.number::<i32>("contempt")? {
+        config.contempt = c.clamp(-500, 500);
     }
     if let Some(d) = spec.number::<u32>("depth")? {
         config.default_depth = d.clamp(1, 100);
@@ -164,6 +170,7 @@ impl Strong {
             noise: (20 - level) as i32 * 12,
             seed: self.games.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0x5851_F42D,
             max_depth: if level >= 20 { 200 } else { 1 + level / 2 },
+            contempt: self.config.contempt,
         }
     }
 

@@ -1,8 +1,8 @@
 //! The strong engine's search: iterative deepening over a principal variation search with
 //! aspiration windows, a shared transposition table, quiescence on captures and check
 //! evasions, check extension, null-move pruning (only with attacking pieces left, verified
-//! at high depth), late-move reductions, reverse futility, razoring, futility and late-move
-//! pruning of quiet moves, mate-distance pruning, and the history rules of the game
+//! at high depth), late-move reductions, reverse futility, futility and late-move pruning of
+//! quiet moves (razoring was tried and dropped: it lost quiet mating checks), mate-distance pruning, and the history rules of the game
 //! (perpetual check loses, other repetitions draw, 120 plies without capture draw).
 //!
 //! Lazy SMP: helper threads run the same iterative deepening on their own boards, sharing
@@ -44,6 +44,9 @@ pub struct Style {
     pub noise: i32,
     pub seed: u64,
     pub max_depth: u32,
+    /// What a draw is worth less than nothing to the side to move at the root: the engine
+    /// plays on in level positions rather than repeat.
+    pub contempt: i32,
 }
 
 /// The result of a completed iteration.
@@ -85,6 +88,7 @@ pub struct Searcher<'a> {
     flushed: u64,
     stopped: bool,
     root_best: Option<(Move, i32)>,
+    root_side: Side,
     lmr: Box<[[u8; 64]; 64]>,
 }
 
@@ -120,6 +124,7 @@ impl<'a> Searcher<'a> {
             flushed: 0,
             stopped: false,
             root_best: None,
+            root_side: root.board.side_to_move(),
             lmr,
         }
     }
@@ -171,7 +176,9 @@ impl<'a> Searcher<'a> {
                 report(&r);
             }
             last = Some(r);
-            if score.abs() >= MATE - depth as i32 && depth >= 4 && self.shared.tm.depth.is_none() {
+            // A mate found with four plies to spare beyond twice its length is very likely
+            // the shortest (reductions can hide a shorter one at lower depths).
+            if score.abs() >= MATE - (depth as i32 - 4) / 2 && self.shared.tm.depth.is_none() {
                 break;
             }
             if self.main && !self.shared.tm.may_continue(instability) {
@@ -276,12 +283,22 @@ impl<'a> Searcher<'a> {
             if self.marks[i].hash == hash {
                 let verdict = judge_cycle(&self.marks[i..], self.board.side_to_move());
                 return Some(match verdict.winner {
-                    None => 0,
+                    None => self.draw_score(),
                     Some(w) if w == self.board.side_to_move() => RULE_WIN - ply as i32,
                     Some(_) => -(RULE_WIN - ply as i32),
                 });
             }
             i = i.checked_sub(2)?;
+        }
+    }
+
+    /// A draw's score for the side to move.
+    #[inline]
+    fn draw_score(&self) -> i32 {
+        if self.board.side_to_move() == self.root_side {
+            -self.style.contempt
+        } else {
+            self.style.contempt
         }
     }
 
@@ -336,7 +353,7 @@ impl<'a> Searcher<'a> {
                 return v;
             }
             if clock >= NO_CAPTURE_LIMIT && !in_check {
-                return 0;
+                return self.draw_score();
             }
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
@@ -383,7 +400,7 @@ impl<'a> Searcher<'a> {
         let improving = ply >= 2 && !in_check && eval > self.frames[ply - 2].eval;
 
         if !pv_node && !in_check && ply > 0 {
-            if let Some(v) = self.prune(alpha, beta, depth, ply, eval, improving, cut_null) {
+            if let Some(v) = self.prune(beta, depth, ply, eval, improving, cut_null) {
                 return v;
             }
         }
@@ -393,11 +410,10 @@ impl<'a> Searcher<'a> {
         self.moves(alpha, beta, depth, ply, in_check, eval, tt_move, key)
     }
 
-    /// Node-level pruning before any move: reverse futility, razoring, null move.
+    /// Node-level pruning before any move: reverse futility, null move.
     #[allow(clippy::too_many_arguments)]
     fn prune(
         &mut self,
-        alpha: i32,
         beta: i32,
         depth: i32,
         ply: usize,
@@ -409,12 +425,6 @@ impl<'a> Searcher<'a> {
             let margin = 85 * depth - if improving { 60 } else { 0 };
             if eval - margin >= beta {
                 return Some(eval);
-            }
-        }
-        if depth <= 3 && eval + 250 + 150 * depth <= alpha {
-            let v = self.qsearch(alpha, alpha + 1, ply, false);
-            if v <= alpha {
-                return Some(v);
             }
         }
         if !cut_null
@@ -514,7 +524,12 @@ impl<'a> Searcher<'a> {
                     }
                     r -= order.clamp(-16000, 16000) / 6000;
                     r = r.clamp(0, new_depth - 1);
-                } else if capture && !is_good_capture(order) && depth >= 3 && !in_check {
+                } else if capture
+                    && !is_good_capture(order)
+                    && depth >= 3
+                    && !in_check
+                    && !gives_check
+                {
                     r = 1;
                 }
                 let mut v = -self.search(
@@ -680,7 +695,69 @@ pub fn mate_moves(score: i32) -> Option<i32> {
     }
 }
 
-/// The side that moves at the root, for callers that think in sides.
-pub fn root_side(root: &Root) -> Side {
-    root.board.side_to_move()
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::Limits;
+    use crate::xiangqi::eval::DEFAULT_WEIGHTS;
+    use boyi_core::{Game, NoVariant};
+    use boyi_games::xiangqi::Xiangqi;
+
+    /// The repetition verdict at a root whose record is `checks` (one flag per move, the
+    /// move into the position) and whose position is the first one again.
+    fn verdict(checks: &[bool]) -> Option<i32> {
+        let game = Xiangqi::start(&NoVariant, None).unwrap();
+        let h = game.board().hash();
+        let mut marks = vec![PlyMark {
+            hash: h,
+            check: false,
+        }];
+        for (i, &check) in checks.iter().enumerate() {
+            let last = i + 1 == checks.len();
+            let hash = if last { h } else { i as u64 + 1 };
+            marks.push(PlyMark { hash, check });
+        }
+        let root = Root {
+            board: game.board().clone(),
+            marks,
+            clock: checks.len() as u32,
+            moves: MoveList::new(),
+        };
+        let tt = Tt::new(1);
+        let tm = TimeManager::new(&Limits::depth(1), Side::White, &crate::StopFlag::new(), 1);
+        let shared = Shared {
+            tt: &tt,
+            tm: &tm,
+            halt: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        };
+        let style = Style {
+            weights: DEFAULT_WEIGHTS,
+            noise: 0,
+            seed: 0,
+            max_depth: 10,
+            contempt: 0,
+        };
+        let s = Searcher::new(&root, &shared, style, true);
+        s.repetition(root.clock, 3)
+    }
+
+    #[test]
+    fn repetitions_are_judged_by_the_checks_in_the_cycle() {
+        // Red is to move at the repeated position; red made moves 1 and 3, black 2 and 4.
+        assert_eq!(verdict(&[true, false, true, false]), Some(-(RULE_WIN - 3)));
+        assert_eq!(verdict(&[false, true, false, true]), Some(RULE_WIN - 3));
+        assert_eq!(verdict(&[true, true, true, true]), Some(0));
+        assert_eq!(verdict(&[false, false, false, false]), Some(0));
+        assert_eq!(verdict(&[false, false]), None);
+    }
+
+    #[test]
+    fn mate_distances() {
+        assert_eq!(mate_moves(MATE - 1), Some(1));
+        assert_eq!(mate_moves(MATE - 3), Some(2));
+        assert_eq!(mate_moves(-MATE + 2), Some(-1));
+        assert_eq!(mate_moves(500), None);
+        assert_eq!(mate_moves(RULE_WIN), None);
+    }
 }
