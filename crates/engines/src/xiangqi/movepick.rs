@@ -147,7 +147,7 @@ impl Picker {
 
 /// Whether an ordering score is that of a capture that does not lose material.
 pub fn is_good_capture(score: i32) -> bool {
-    score >= GOOD_CAPTURE && score < HASH_MOVE
+    (GOOD_CAPTURE..HASH_MOVE).contains(&score)
 }
 
 /// MVV/LVA, and captures of a defended piece worth less than the capturer sorted last.

@@ -399,10 +399,12 @@ impl<'a> Searcher<'a> {
         self.frames[ply].eval = eval;
         let improving = ply >= 2 && !in_check && eval > self.frames[ply - 2].eval;
 
-        if !pv_node && !in_check && ply > 0 {
-            if let Some(v) = self.prune(beta, depth, ply, eval, improving, cut_null) {
-                return v;
-            }
+        if !pv_node
+            && !in_check
+            && ply > 0
+            && let Some(v) = self.prune(beta, depth, ply, eval, improving, cut_null)
+        {
+            return v;
         }
         if tt_move == Move::default() && depth >= 5 {
             depth -= 1;
