@@ -1,6 +1,278 @@
-//! Xiangqi players beyond the generic ones.
+//! Xiangqi players beyond the generic ones: the strong engine (`boyi:strong`) and the seed
+//! 004 baseline (`boyi:seed004`).
+//!
+//! - [`eval`]: the strong engine's evaluation and its tunable weights;
+//! - [`search`]: iterative deepening PVS with the pruning, the history rules and Lazy SMP;
+//! - [`movepick`], [`tt`], [`timeman`]: move ordering, the shared transposition table, time;
+//! - [`seed004`]: the paper's material-only fixed-depth alpha-beta.
 
-use crate::registry::GamePlayers;
-use boyi_games::xiangqi::Xiangqi;
+pub mod eval;
+pub mod movepick;
+pub mod search;
+pub mod seed004;
+pub mod timeman;
+pub mod tt;
 
-impl GamePlayers for Xiangqi {}
+#[cfg(test)]
+mod tests;
+
+use crate::player::{GameHistory, Info, InfoSink, Limits, Player, PlayerError, Score, StopFlag};
+use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
+use boyi_core::{Game, TextError};
+use boyi_games::xiangqi::{Move, MoveList, Xiangqi};
+use search::{Report, Root, Searcher, Shared, Style};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use timeman::TimeManager;
+use tt::Tt;
+
+impl GamePlayers for Xiangqi {
+    fn players() -> &'static [(&'static str, &'static str)] {
+        &[
+            (
+                "strong",
+                "PVS with a shared hash table, quiescence, null move, LMR and a tuned evaluation; options: hash (MB, default 64), threads (default 1), level (0-20, default 20), depth (when no limit is given, default 12), contempt (cp, default 20)",
+            ),
+            (
+                "seed004",
+                "seed 004: piece values only, fixed-depth minimax with alpha-beta; options: depth (default 4)",
+            ),
+        ]
+    }
+
+    fn build_player(
+        spec: &BuiltinSpec,
+        _ctx: BuildContext,
+    ) -> Option<Result<Box<dyn Player<Xiangqi>>, TextError>> {
+        match spec.name.as_str() {
+            "strong" => Some(strong(spec)),
+            "seed004" => Some(seed004(spec)),
+            _ => None,
+        }
+    }
+
+    fn default_player() -> &'static str {
+        "strong"
+    }
+
+    fn bench_positions() -> Vec<BenchPosition> {
+        BENCH
+            .iter()
+            .map(|&(position, depth)| BenchPosition {
+                variant: None,
+                position: position.to_string(),
+                depth,
+            })
+            .collect()
+    }
+}
+
+/// Positions of `boyi bench xiangqi`: openings, middle games and end games.
+const BENCH: &[(&str, u32)] = &[
+    (
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        10,
+    ),
+    (
+        "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/1RBAKAB1R w - - 0 1",
+        9,
+    ),
+    (
+        "r2akab1r/9/1cn1b1n2/p1p1p1p1p/9/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R b - - 0 1",
+        9,
+    ),
+    (
+        "2bakab2/9/2n1c1n2/p3p3p/2p6/6P2/P3P3P/2N1C4/4A4/2BAK1B2 w - - 0 1",
+        10,
+    ),
+    ("3k5/4a4/4ba3/9/2b6/9/9/4B4/4A4/2BAK1R2 w - - 0 1", 12),
+    ("4k4/9/4b4/9/9/6P2/9/9/4A4/2B1K4 w - - 0 1", 14),
+];
+
+/// The options of `boyi:strong`.
+#[derive(Debug, Clone, Copy)]
+pub struct Config {
+    pub hash_mb: usize,
+    pub threads: usize,
+    /// 0 (weakest) to 20 (full strength).
+    pub level: u32,
+    /// Depth searched when the limits give no bound at all.
+    pub default_depth: u32,
+    /// Centipawns a draw is worth less than a level position to the engine.
+    pub contempt: i32,
+    pub weights: eval::Weights,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            hash_mb: 64,
+            threads: 1,
+            level: 20,
+            default_depth: 12,
+            contempt: 20,
+            weights: eval::DEFAULT_WEIGHTS,
+        }
+    }
+}
+
+fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Xiangqi>>, TextError> {
+    spec.allow(&["hash", "threads", "level", "depth", "contempt"])?;
+    let mut config = Config::default();
+    if let Some(mb) = spec.number::<usize>("hash")? {
+        config.hash_mb = mb.clamp(1, 16384);
+    }
+    if let Some(t) = spec.number::<usize>("threads")? {
+        config.threads = t.clamp(1, 256);
+    }
+    if let Some(l) = spec.number::<u32>("level")? {
+        if l > 20 {
+            return Err(text_err!("player option level={l} must be 0 to 20"));
+        }
+        config.level = l;
+    }
+    if let Some(c) = spec.number::<i32>("contempt")? {
+        config.contempt = c.clamp(-500, 500);
+    }
+    if let Some(d) = spec.number::<u32>("depth")? {
+        config.default_depth = d.clamp(1, 100);
+    }
+    Ok(Box::new(Strong::new(config)))
+}
+
+fn seed004(spec: &BuiltinSpec) -> Result<Box<dyn Player<Xiangqi>>, TextError> {
+    spec.allow(&["depth"])?;
+    let depth = spec.number::<u32>("depth")?.unwrap_or(4).clamp(1, 20);
+    Ok(Box::new(seed004::Seed004::new(depth)))
+}
+
+/// The strong engine as a player.
+pub struct Strong {
+    config: Config,
+    tt: Arc<Tt>,
+    games: u64,
+}
+
+impl Strong {
+    pub fn new(config: Config) -> Strong {
+        Strong {
+            tt: Arc::new(Tt::new(config.hash_mb)),
+            config,
+            games: 0,
+        }
+    }
+
+    /// The strength settings of the configured level.
+    fn style(&self) -> Style {
+        let level = self.config.level.min(20);
+        Style {
+            weights: self.config.weights,
+            noise: (20 - level) as i32 * 12,
+            seed: self.games.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0x5851_F42D,
+            max_depth: if level >= 20 { 200 } else { 1 + level / 2 },
+            contempt: self.config.contempt,
+        }
+    }
+
+    /// Runs the search on `root` with the configured threads; the main thread's result.
+    pub fn search(
+        &self,
+        root: &Root,
+        tm: &TimeManager,
+        report: &mut dyn FnMut(&Report),
+    ) -> Option<Report> {
+        self.tt.new_search();
+        let shared = Shared {
+            tt: &self.tt,
+            tm,
+            halt: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        };
+        let style = self.style();
+        std::thread::scope(|scope| {
+            for id in 1..self.config.threads {
+                let shared = &shared;
+                scope.spawn(move || {
+                    let mut helper = Searcher::new(root, shared, style, false);
+                    helper.iterate(1 + (id as u32 & 1), &mut |_| {});
+                });
+            }
+            let mut main = Searcher::new(root, &shared, style, true);
+            let result = main.iterate(1, report);
+            shared.halt.store(true, Ordering::Relaxed);
+            result
+        })
+    }
+}
+
+/// The search's root for the game's current position: its record since the last capture
+/// and the moves it may play.
+pub fn root_of(game: &Xiangqi, moves: &[Move]) -> Root {
+    let marks = game.marks();
+    let keep = (game.halfmove_clock() as usize).min(marks.len() - 1) + 1;
+    let mut list = MoveList::new();
+    for &m in moves {
+        list.push(m);
+    }
+    Root {
+        board: game.board().clone(),
+        marks: marks[marks.len() - keep..].to_vec(),
+        clock: game.halfmove_clock(),
+        moves: list,
+    }
+}
+
+/// A search score as players report it.
+pub fn score_of(score: i32) -> Score {
+    match search::mate_moves(score) {
+        Some(n) => Score::Mate(n),
+        None => Score::Units(score),
+    }
+}
+
+impl Player<Xiangqi> for Strong {
+    fn name(&self) -> String {
+        "boyi:strong".to_string()
+    }
+
+    fn new_game(&mut self) {
+        self.tt.clear();
+        self.games += 1;
+    }
+
+    fn choose(
+        &mut self,
+        game: &GameHistory<Xiangqi>,
+        limits: &Limits,
+        stop: &StopFlag,
+        info: InfoSink<'_>,
+    ) -> Result<Move, PlayerError> {
+        let pos = game.current();
+        let moves = limits.root_moves(pos);
+        let first = *moves.first().ok_or(PlayerError::GameOver)?;
+        let tm = TimeManager::new(limits, pos.side_to_move(), stop, self.config.default_depth);
+        if moves.len() == 1 && limits.clock.is_some() {
+            return Ok(first);
+        }
+        let root = root_of(pos, &moves);
+        let mut report = |r: &Report| {
+            let elapsed = tm.elapsed();
+            let nps = (r.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
+            info(Info {
+                depth: Some(r.depth),
+                score: Some(score_of(r.score)),
+                pv: r.pv.iter().map(|m| pos_move_text(*m)).collect(),
+                nodes: Some(r.nodes),
+                nps: Some(nps),
+                time: Some(elapsed),
+                text: None,
+            });
+        };
+        let result = self.search(&root, &tm, &mut report);
+        Ok(result.and_then(|r| r.pv.first().copied()).unwrap_or(first))
+    }
+}
+
+fn pos_move_text(m: Move) -> String {
+    boyi_games::xiangqi::notation::iccs::format(m)
+}

@@ -306,6 +306,32 @@ impl Board {
         h
     }
 
+    /// The padded board of piece codes (`EMPTY`, `OFF` or a piece code), for engines.
+    #[inline(always)]
+    pub fn cells(&self) -> &[u8; 256] {
+        &self.sq
+    }
+
+    /// The alive slot mask of `side` (side index: 0 black, 1 red).
+    #[inline(always)]
+    pub fn alive(&self, side: usize) -> u16 {
+        self.alive[side]
+    }
+
+    /// The squares of `side`'s slots; meaningful for alive slots only.
+    #[inline(always)]
+    pub fn slot_squares(&self, side: usize) -> &[Square; 16] {
+        &self.pos[side]
+    }
+
+    /// Passes the move to the other side (a null move, for search pruning); undone by
+    /// calling it again.
+    #[inline(always)]
+    pub fn toggle_side(&mut self) {
+        self.side = !self.side;
+        self.hash ^= zobrist::BLACK_TO_MOVE;
+    }
+
     /// Plays a pseudo-legal move and returns the captured code (`EMPTY` if none), which
     /// [`Board::unmake`] needs.
     #[inline(always)]

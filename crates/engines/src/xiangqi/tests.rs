@@ -1,0 +1,97 @@
+//! Tests of the Xiangqi players through the Player interface.
+
+use super::*;
+use crate::registry::build;
+use boyi_core::NoVariant;
+
+fn history(fen: &str) -> GameHistory<Xiangqi> {
+    GameHistory::new(Xiangqi::from_text(&NoVariant, fen).unwrap())
+}
+
+fn best(spec: &str, fen: &str, limits: Limits) -> (String, Option<Score>) {
+    let mut player = build::<Xiangqi>(spec, BuildContext::default()).unwrap();
+    let game = history(fen);
+    let mut score = None;
+    let mv = player
+        .choose(&game, &limits, &StopFlag::new(), &mut |i: Info| {
+            if i.score.is_some() {
+                score = i.score;
+            }
+        })
+        .unwrap();
+    (game.current().format_move(&mv), score)
+}
+
+const HANGING: &str = "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/8r/RNBAKABNR w - - 0 1";
+
+#[test]
+fn both_players_take_a_hanging_chariot() {
+    // The black chariot on i1 can be taken by the red chariot on i0.
+    for spec in [
+        "strong",
+        "seed004?depth=2",
+        "strong?level=20,threads=2,hash=8",
+    ] {
+        let (mv, _) = best(spec, HANGING, Limits::depth(4));
+        assert_eq!(mv, "i0i1", "{spec}");
+    }
+}
+
+#[test]
+fn both_players_mate_in_one() {
+    // The chariot a1 checks on rank 9 (mate), or the chariot b8 shuts the king in on c8
+    // (no legal move: a loss too).
+    let fen = "3k5/1R7/9/9/9/9/9/9/R8/4K4 w - - 0 1";
+    for (spec, limits) in [
+        ("strong", Limits::depth(3)),
+        ("seed004?depth=1", Limits::default()),
+    ] {
+        let (mv, score) = best(spec, fen, limits);
+        assert!(["a1a9", "b8c8"].contains(&mv.as_str()), "{spec} {mv}");
+        if spec == "strong" {
+            assert_eq!(score, Some(Score::Mate(1)));
+        }
+    }
+}
+
+#[test]
+fn weak_levels_and_limits_still_play_legal_moves() {
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let pos = Xiangqi::from_text(&NoVariant, start).unwrap();
+    let nodes = Limits {
+        nodes: Some(2000),
+        ..Limits::default()
+    };
+    for (spec, limits) in [
+        ("strong?level=0", Limits::depth(3)),
+        ("strong?level=7", nodes.clone()),
+        ("strong?depth=2", Limits::default()),
+    ] {
+        let (mv, _) = best(spec, start, limits);
+        assert!(pos.is_legal(&pos.parse_move(&mv).unwrap()), "{spec}");
+    }
+}
+
+#[test]
+fn banned_moves_are_not_played() {
+    let limits = Limits {
+        depth: Some(3),
+        banned: vec!["i0i1".to_string()],
+        ..Limits::default()
+    };
+    let (mv, _) = best("strong", HANGING, limits);
+    assert_ne!(mv, "i0i1");
+}
+
+#[test]
+fn options_are_checked() {
+    let err = |s| {
+        build::<Xiangqi>(s, BuildContext::default())
+            .err()
+            .unwrap()
+            .to_string()
+    };
+    assert!(err("strong?level=21").contains("0 to 20"));
+    assert!(err("strong?hsah=2").contains("no option"));
+    assert!(err("seed004?depth=x").contains("not a valid number"));
+}

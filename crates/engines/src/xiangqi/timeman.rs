@@ -1,0 +1,167 @@
+//! Time management for every form of `go`: fixed depth, nodes, move time, a clock (with or
+//! without increment and moves to go), infinite.
+//!
+//! A clock gives two times: the optimum (the search does not start another iteration after
+//! about half of it is spent, since the next iteration usually takes longer than all before
+//! it) and the maximum (the search stops wherever it is). The maximum never exceeds a share
+//! of the time left minus a fixed overhead for the transport of the move, so the engine
+//! never loses on time.
+
+use crate::player::{Limits, StopFlag};
+use boyi_core::Side;
+use std::time::{Duration, Instant};
+
+/// Time kept back on every move for process and transport delays.
+const OVERHEAD: Duration = Duration::from_millis(30);
+
+#[derive(Debug, Clone)]
+pub struct TimeManager {
+    pub started: Instant,
+    /// Do not start a new iteration after this (`None`: no time limit).
+    optimum: Option<Duration>,
+    /// Stop searching at once after this.
+    maximum: Option<Duration>,
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    stop: StopFlag,
+}
+
+impl TimeManager {
+    /// The limits of one search by `side`; `default_depth` applies when nothing bounds it.
+    pub fn new(limits: &Limits, side: Side, stop: &StopFlag, default_depth: u32) -> TimeManager {
+        let (optimum, maximum) = if limits.infinite {
+            (None, None)
+        } else {
+            budget(limits, side)
+        };
+        let unbounded = !limits.infinite
+            && maximum.is_none()
+            && limits.depth.is_none()
+            && limits.nodes.is_none();
+        TimeManager {
+            started: Instant::now(),
+            optimum,
+            maximum,
+            nodes: limits.nodes,
+            depth: if unbounded {
+                Some(default_depth)
+            } else {
+                limits.depth
+            },
+            stop: stop.clone(),
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// Whether the search must stop now (called every few thousand nodes).
+    pub fn must_stop(&self, nodes: u64) -> bool {
+        self.stop.is_stopped()
+            || self.nodes.is_some_and(|n| nodes >= n)
+            || self.maximum.is_some_and(|m| self.elapsed() >= m)
+    }
+
+    /// Whether the stop flag alone is raised.
+    pub fn stopped(&self) -> bool {
+        self.stop.is_stopped()
+    }
+
+    /// Whether another iteration may start, given how unstable the best move has been
+    /// (1.0 steady; larger when it keeps changing).
+    pub fn may_continue(&self, instability: f64) -> bool {
+        match self.optimum {
+            None => true,
+            Some(opt) => self.elapsed().as_secs_f64() < opt.as_secs_f64() * 0.5 * instability,
+        }
+    }
+}
+
+/// Optimum and maximum time for the move, if the limits give any time.
+fn budget(limits: &Limits, side: Side) -> (Option<Duration>, Option<Duration>) {
+    let from_clock = limits.clock.map(|c| {
+        let left = c.time_left[side.index()];
+        let inc = c.increment[side.index()];
+        let spare = left.saturating_sub(OVERHEAD);
+        let togo = c.moves_to_go.unwrap_or(28).clamp(1, 28);
+        let optimum = if togo == 1 {
+            spare * 7 / 10
+        } else {
+            (spare / togo + inc * 3 / 4).min(spare / 2)
+        };
+        let maximum = (optimum * 4).min(spare * 7 / 10).max(optimum.min(spare));
+        (optimum, maximum)
+    });
+    let fixed = limits.movetime.map(|m| {
+        let m = m.saturating_sub(OVERHEAD / 3);
+        (m, m)
+    });
+    match (fixed, from_clock) {
+        (Some(a), Some(b)) => (Some(a.0.min(b.0)), Some(a.1.min(b.1))),
+        (Some(a), None) => (Some(a.0), Some(a.1)),
+        (None, Some(b)) => (Some(b.0), Some(b.1)),
+        (None, None) => (None, None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::Clock;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn clock_budget_stays_well_inside_the_time_left() {
+        for (left, inc, togo) in [
+            (10_000, 100, None),
+            (300, 0, None),
+            (50, 0, None),
+            (20, 0, None),
+            (5_000, 0, Some(1)),
+            (60_000, 0, Some(40)),
+        ] {
+            let limits = Limits {
+                clock: Some(Clock {
+                    time_left: [ms(left), ms(left)],
+                    increment: [ms(inc), ms(inc)],
+                    moves_to_go: togo,
+                }),
+                ..Limits::default()
+            };
+            let (opt, max) = budget(&limits, Side::White);
+            let (opt, max) = (opt.unwrap(), max.unwrap());
+            assert!(opt <= max, "{left} {inc} {togo:?}");
+            assert!(max <= ms(left).saturating_sub(OVERHEAD), "{left}");
+        }
+    }
+
+    #[test]
+    fn fixed_limits_and_defaults() {
+        let stop = StopFlag::new();
+        let tm = TimeManager::new(&Limits::default(), Side::White, &stop, 9);
+        assert_eq!((tm.depth, tm.maximum), (Some(9), None));
+        let inf = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&inf, Side::White, &stop, 9);
+        assert_eq!((tm.depth, tm.maximum), (None, None));
+        let mt = Limits {
+            movetime: Some(ms(100)),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&mt, Side::White, &stop, 9);
+        assert_eq!(tm.depth, None);
+        assert!(tm.maximum.unwrap() <= ms(100));
+        let nodes = Limits {
+            nodes: Some(1000),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&nodes, Side::White, &stop, 9);
+        assert!(tm.must_stop(1000) && !tm.must_stop(999));
+    }
+}
