@@ -26,6 +26,9 @@ fn main() {
     let fams = lattice::split_families(&lines).unwrap();
     for f in &fams {
         println!("family {} lines", f.len());
+        let mut all: Vec<_> = f.iter().map(|l| ((l.theta.to_degrees() * 10.0).round() / 10.0, l.rho, l.votes as i64)).collect();
+        all.sort_by(|a, b| a.1.total_cmp(&b.1));
+        println!("  all {:?}", all);
         let (cx, cy) = (r.w as f64 / 2.0, r.h as f64 / 2.0);
         let fam = lattice::fit_family(f, cx, cy, (cx*cx+cy*cy).sqrt(), 4.0);
         match fam {

@@ -110,22 +110,59 @@ fn wood_near(cells: &[(f32, f32)], n: usize, c: usize, r: usize) -> (f32, f32) {
     (median(&mut l), median(&mut ch))
 }
 
-/// Logistic squashing of a signed margin into a probability-like confidence.
-fn squash(margin: f64) -> f64 {
-    1.0 / (1.0 + (-margin).exp())
+
+/// Whether a point holds a stone: a signed margin, positive for a stone. Stones are grey
+/// (wood is coloured) and hide the grid lines; very dark points are stones whatever the wood.
+fn stone_margin(f: &Features) -> f64 {
+    let grey = (0.5 - f.colour) / 0.1;
+    let hidden = (0.06 - f.lines) / 0.04;
+    let dark = (0.5 - f.brightness) / 0.05;
+    (grey + hidden).max(dark)
 }
 
-/// The stone at a point and the confidence of that call (0.5 = a coin toss, 1 = certain).
-pub fn decide(f: &Features) -> (Stone, f64) {
-    // Black: far darker than the wood.
-    let black = (0.55 - f.brightness) / 0.05;
-    // White: grey rather than wood-coloured, not darker than the wood, no grid lines visible.
-    let white = (0.55 - f.colour) / 0.08 + (f.brightness - 0.9) / 0.08 + (0.04 - f.lines) / 0.03;
-    if black > 0.0 {
-        (Stone::Black, squash(black))
-    } else if white > 0.0 {
-        (Stone::White, squash(white.min(-black)))
-    } else {
-        (Stone::Empty, squash((-white).min(-black)))
+/// Brightness (relative to the wood) separating black from white stones: the widest gap in
+/// the sorted brightness of the stones, if there is a clear one between 0.45 and 1.05;
+/// otherwise a fixed split.
+fn colour_split(stones: &[f64]) -> f64 {
+    let mut v: Vec<f64> = stones.iter().map(|b| b.max(1e-3).ln()).collect();
+    v.sort_by(f64::total_cmp);
+    let (lo, hi) = (0.45f64.ln(), 1.05f64.ln());
+    let best = v
+        .windows(2)
+        .filter(|w| w[1] > lo && w[0] < hi)
+        .map(|w| (w[1] - w[0], (w[0].max(lo) + w[1].min(hi)) / 2.0))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    match best {
+        Some((gap, mid)) if gap > 0.25 => mid.exp(),
+        _ => 0.78,
     }
+}
+
+/// Logistic squashing of a margin into a confidence in (0.5, 1).
+fn confidence(margin: f64) -> f64 {
+    1.0 / (1.0 + (-margin.abs()).exp())
+}
+
+/// Reads every point: the stone there and the confidence of that call (0.5 = a coin toss).
+pub fn decide_all(features: &[Features]) -> Vec<(Stone, f64)> {
+    let margins: Vec<f64> = features.iter().map(stone_margin).collect();
+    let stones: Vec<f64> = features
+        .iter()
+        .zip(&margins)
+        .filter(|(_, m)| **m > 0.0)
+        .map(|(f, _)| f.brightness)
+        .collect();
+    let split = colour_split(&stones);
+    features
+        .iter()
+        .zip(&margins)
+        .map(|(f, &m)| {
+            if m <= 0.0 {
+                return (Stone::Empty, confidence(m));
+            }
+            let c = (f.brightness.max(1e-3) / split).ln() / 0.08;
+            let stone = if c < 0.0 { Stone::Black } else { Stone::White };
+            (stone, confidence(m.min(c.abs())))
+        })
+        .collect()
 }

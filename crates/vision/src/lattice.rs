@@ -107,14 +107,23 @@ impl Comb {
     }
 }
 
-/// Position of each line along the transversal through `(cx, cy)` at normal angle `theta0`.
-fn positions(lines: &[Line], theta0: f64, cx: f64, cy: f64) -> Vec<f64> {
+/// Where each line crosses two transversals (perpendicular to the family's mean direction,
+/// through `(cx, cy)` shifted by ±`offset` along that direction). Two crossings pin a line
+/// down, so a comb fitted to both checks positions and angles together.
+fn crossings(lines: &[Line], theta0: f64, cx: f64, cy: f64, offset: f64) -> Vec<(f64, f64)> {
+    let (dx, dy) = (-theta0.sin(), theta0.cos());
+    let at = |l: &Line, ox: f64, oy: f64| {
+        let den = (l.theta - theta0).cos();
+        let den = if den.abs() < 0.2 { 0.2f64.copysign(den) } else { den };
+        (l.rho - (ox * l.theta.cos() + oy * l.theta.sin())) / den
+    };
     lines
         .iter()
         .map(|l| {
-            let den = (l.theta - theta0).cos();
-            let den = if den.abs() < 0.2 { 0.2f64.copysign(den) } else { den };
-            (l.rho - (cx * l.theta.cos() + cy * l.theta.sin())) / den
+            (
+                at(l, cx - offset * dx, cy - offset * dy),
+                at(l, cx + offset * dx, cy + offset * dy),
+            )
         })
         .collect()
 }
@@ -129,35 +138,45 @@ fn mean_theta(lines: &[Line]) -> f64 {
 
 const SPAN: i32 = 30;
 
+/// A comb on both transversals.
+#[derive(Debug, Clone, Copy)]
+struct Comb2([Comb; 2]);
+
+impl Comb2 {
+    fn fit(samples: &[(f64, (f64, f64))]) -> Option<Comb2> {
+        let a: Vec<(f64, f64, f64)> = samples.iter().map(|&(i, t)| (i, t.0, 1.0)).collect();
+        let b: Vec<(f64, f64, f64)> = samples.iter().map(|&(i, t)| (i, t.1, 1.0)).collect();
+        Some(Comb2([Comb::fit(&a)?, Comb::fit(&b)?]))
+    }
+}
+
+/// What a comb explains: the score and the matched `(line, index)` pairs.
+type Matched = (f64, Vec<(usize, i32)>);
+
 /// Scores a comb: the votes of the lines it explains, less a penalty for each index inside
-/// its explained span that has no line. Returns the score and the matched `(line, index)`s;
-/// a comb whose spacing inside the image (`|t| < limit`) falls under `min_step` scores 0.
-fn score(
-    comb: &Comb,
-    t: &[f64],
-    lines: &[Line],
-    typical: f64,
-    limit: f64,
-    min_step: f64,
-) -> (f64, Vec<(usize, i32)>) {
+/// its explained span that has no line. A comb whose spacing inside the image (`|t| < limit`)
+/// falls under `min_step` scores 0.
+fn score(comb: &Comb2, t: &[(f64, f64)], lines: &[Line], typical: f64, limit: f64, min_step: f64) -> Matched {
     let mut matched: Vec<(usize, i32)> = Vec::new();
-    let (lo, hi) = comb.valid_range();
+    let (lo0, hi0) = comb.0[0].valid_range();
+    let (lo1, hi1) = comb.0[1].valid_range();
+    let (lo, hi) = (lo0.max(lo1), hi0.min(hi1));
     if lo > -2 || hi < 2 {
         return (0.0, matched);
     }
     for i in lo..=hi {
-        let ti = comb.at(i as f64);
-        if ti.abs() > limit {
+        let p = [comb.0[0].at(i as f64), comb.0[1].at(i as f64)];
+        if p[0].abs().min(p[1].abs()) > limit {
             continue;
         }
-        let step = (comb.at(i as f64 + 0.5) - comb.at(i as f64 - 0.5)).abs();
-        if step < min_step {
+        let step = [0, 1].map(|k| (comb.0[k].at(i as f64 + 0.5) - comb.0[k].at(i as f64 - 0.5)).abs());
+        if step[0].min(step[1]) < min_step {
             return (0.0, Vec::new());
         }
         let best = t
             .iter()
             .enumerate()
-            .filter(|(_, tk)| (*tk - ti).abs() < 0.18 * step)
+            .filter(|(_, tk)| (tk.0 - p[0]).abs() < 0.2 * step[0] && (tk.1 - p[1]).abs() < 0.2 * step[1])
             .max_by(|a, b| lines[a.0].votes.total_cmp(&lines[b.0].votes));
         if let Some((k, _)) = best {
             matched.push((k, i));
@@ -190,43 +209,51 @@ pub fn fit_family(lines: &[Line], cx: f64, cy: f64, limit: f64, min_step: f64) -
         return None;
     }
     let theta0 = mean_theta(lines);
-    let t = positions(lines, theta0, cx, cy);
+    let t = crossings(lines, theta0, cx, cy, limit * 0.4);
     let mut order: Vec<usize> = (0..lines.len()).collect();
-    order.sort_by(|&a, &b| t[a].total_cmp(&t[b]));
+    order.sort_by(|&a, &b| (t[a].0 + t[a].1).total_cmp(&(t[b].0 + t[b].1)));
     let mut votes: Vec<f64> = lines.iter().map(|l| l.votes).collect();
     votes.sort_by(f64::total_cmp);
     let typical = votes[votes.len() * 3 / 4];
 
-    let mut best: Option<(f64, Vec<(usize, i32)>)> = None;
+    let mut best: Option<Matched> = None;
     for a in 0..order.len() {
         for b in a + 1..(a + 4).min(order.len()) {
             for c in b + 1..(b + 4).min(order.len()) {
-                let samples = [(0.0, t[order[a]], 1.0), (1.0, t[order[b]], 1.0), (2.0, t[order[c]], 1.0)];
-                let Some(comb) = Comb::fit(&samples) else { continue };
-                let ratio = (t[order[c]] - t[order[b]]) / (t[order[b]] - t[order[a]]);
+                let (ta, tb, tc) = (t[order[a]], t[order[b]], t[order[c]]);
+                let ratio = (tc.0 + tc.1 - tb.0 - tb.1) / (tb.0 + tb.1 - ta.0 - ta.1);
                 if !(0.75..=1.33).contains(&ratio) {
                     continue;
                 }
-                let (s, run) = score(&comb, &t, lines, typical, limit, min_step);
-                if best.as_ref().is_none_or(|(bs, _)| s > *bs) {
-                    best = Some((s, run));
+                let Some(comb) = Comb2::fit(&[(0.0, ta), (1.0, tb), (2.0, tc)]) else { continue };
+                let found = improve(score(&comb, &t, lines, typical, limit, min_step), |run| {
+                    let samples: Vec<(f64, (f64, f64))> = run.iter().map(|&(k, i)| (i as f64, t[k])).collect();
+                    Comb2::fit(&samples).map(|c| score(&c, &t, lines, typical, limit, min_step))
+                });
+                if best.as_ref().is_none_or(|(bs, _)| found.0 > *bs) {
+                    best = Some(found);
                 }
             }
         }
     }
-    let (_, mut run) = best?;
-    // Refine the comb on all matched lines, then match again.
-    for _ in 0..2 {
-        let samples: Vec<(f64, f64, f64)> = run.iter().map(|&(k, i)| (i as f64, t[k], 1.0)).collect();
-        let Some(comb) = Comb::fit(&samples) else { break };
-        let (_, r) = score(&comb, &t, lines, typical, limit, min_step);
-        if r.len() < run.len() {
-            break;
-        }
-        run = r;
-    }
+    let (_, run) = best?;
     let i0 = run.iter().map(|&(_, i)| i).min()?;
     Some(Family {
         lines: run.iter().map(|&(k, i)| (lines[k], i - i0)).collect(),
     })
+}
+
+/// Local optimisation: refit on everything matched while the score grows, so that a comb
+/// seeded by three close lines reaches the far side of the board.
+fn improve(mut m: Matched, refit: impl Fn(&[(usize, i32)]) -> Option<Matched>) -> Matched {
+    for _ in 0..4 {
+        if m.1.len() < 4 {
+            break;
+        }
+        match refit(&m.1) {
+            Some(m2) if m2.0 > m.0 => m = m2,
+            _ => break,
+        }
+    }
+    m
 }

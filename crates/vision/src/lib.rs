@@ -152,11 +152,12 @@ pub fn read_board(img: &RgbImage, opts: &ReadOptions) -> Result<BoardRead, Visio
     let h = located.h.then(&work.to_full());
     let n = located.size;
     let features = classify::measure(img, &h, n);
+    let calls = classify::decide_all(&features);
     let points = features
         .iter()
+        .zip(calls)
         .enumerate()
-        .map(|(k, f)| {
-            let (stone, confidence) = classify::decide(f);
+        .map(|(k, (f, (stone, confidence)))| {
             let (x, y) = h.apply((k % n) as f64, (k / n) as f64);
             PointRead {
                 stone,

@@ -210,8 +210,9 @@ fn inside(r: &Plane, p: (f64, f64)) -> bool {
     p.0 >= 1.0 && p.1 >= 1.0 && p.0 <= r.w as f64 - 2.0 && p.1 <= r.h as f64 - 2.0
 }
 
-/// Line evidence at which a candidate index counts as a grid line.
-const EVIDENCE: f64 = 0.3;
+/// Line evidence at which a candidate index counts as a grid line, as a fraction of the
+/// median evidence of the lines inside the combs (dense positions hide many lines).
+const EVIDENCE: f64 = 0.4;
 
 /// Decides which comb indices are the board's lines, from line evidence along each candidate,
 /// then refits on the chosen lines. Returns the homography and the index range per family.
@@ -230,12 +231,15 @@ fn extent(
             let other = ranges[1 - f];
             for k in ranges[f].0 - 4..=ranges[f].1 + 4 {
                 let (e, _) = probe(r, &h, f, k as f64, (other.0 as f64, other.1 as f64), min_peak);
-                let c = if e >= EVIDENCE / 3.0 {
+                let c = if e >= 0.02 {
                     crossing_evidence(r, &h, f, k, other, min_peak)
                 } else {
                     0.0
                 };
-                evidence[f].push((k, e * c));
+                if std::env::var_os("BOYI_VISION_DEBUG").is_some() {
+                    eprintln!("f{f} k{k} line {e:.2} crossing {c:.2}");
+                }
+                evidence[f].push((k, e.min(c)));
             }
         }
         if std::env::var_os("BOYI_VISION_DEBUG").is_some() {
@@ -311,7 +315,10 @@ fn choose_window(ev: &[(i32, f64)], size: Option<usize>) -> Option<(i32, i32)> {
         })?;
         return Some((ev[best].0, ev[best + n - 1].0));
     }
-    let strong: Vec<bool> = ev.iter().map(|e| e.1 >= EVIDENCE).collect();
+    let mut sorted: Vec<f64> = ev.iter().map(|e| e.1).filter(|&e| e > 0.05).collect();
+    sorted.sort_by(f64::total_cmp);
+    let level = (sorted.get(sorted.len() * 2 / 3).copied().unwrap_or(0.0) * EVIDENCE).max(0.04);
+    let strong: Vec<bool> = ev.iter().map(|e| e.1 >= level).collect();
     let mut best: Option<(usize, usize)> = None;
     let mut k = 0;
     while k < ev.len() {
@@ -320,7 +327,7 @@ fn choose_window(ev: &[(i32, f64)], size: Option<usize>) -> Option<(i32, i32)> {
             continue;
         }
         let mut end = k;
-        while end + 1 < ev.len() && (strong[end + 1] || (end + 2 < ev.len() && strong[end + 2] && ev[end + 1].1 >= EVIDENCE / 3.0)) {
+        while end + 1 < ev.len() && (strong[end + 1] || (end + 2 < ev.len() && strong[end + 2] && ev[end + 1].1 >= level / 3.0)) {
             end += 1;
         }
         if best.is_none_or(|(a, b)| end - k > b - a) {
