@@ -25,6 +25,8 @@ enum Command {
     Perft(commands::rules::PerftArgs),
     /// Draw a position as a text board.
     Show(commands::rules::ShowArgs),
+    /// Read a board position from a photo (or render a synthetic one: `vision synth`).
+    Vision(commands::vision::VisionArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => commands::rules::moves(&args),
         Command::Perft(args) => commands::rules::perft(&args),
         Command::Show(args) => commands::rules::show(&args),
+        Command::Vision(args) => commands::vision::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -55,14 +55,29 @@ fn moves_are_canonical_and_byte_sorted() {
 
 #[test]
 fn perft_prints_divide_and_the_summary_line() {
-    assert_eq!(perft_nodes(&stdout(&["perft", "gomoku", "--depth", "2"])), 50_851);
-    let out = stdout(&["perft", "connect6", "--size", "7", "--depth", "2", "--divide"]);
+    assert_eq!(
+        perft_nodes(&stdout(&["perft", "gomoku", "--depth", "2"])),
+        50_851
+    );
+    let out = stdout(&[
+        "perft", "connect6", "--size", "7", "--depth", "2", "--divide",
+    ]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 49 + 1);
-    assert!(lines[..49].iter().all(|l| l.ends_with(": 1128")), "{}", lines[0]);
+    assert!(
+        lines[..49].iter().all(|l| l.ends_with(": 1128")),
+        "{}",
+        lines[0]
+    );
     assert_eq!(perft_nodes(&out), 49 * 1128);
     let renju = stdout(&[
-        "perft", "gomoku", "--variant", "renju", "--depth", "1", "--position",
+        "perft",
+        "gomoku",
+        "--variant",
+        "renju",
+        "--depth",
+        "1",
+        "--position",
         "15/15/15/15/15/15/15/5xx8/7x7/7x7/15/15/15/15/15 b",
     ]);
     assert_eq!(perft_nodes(&renju), 225 - 4 - 1 + 1, "h8 is a double-three");
@@ -73,11 +88,24 @@ fn show_draws_the_board() {
     let out = stdout(&["show", "gomoku", "--size", "9", "--moves", "e5,f6"]);
     assert!(out.contains(" 9  . . . . . . . . ."), "{out}");
     assert!(out.contains(" 5  . . . . x . . . ."), "{out}");
-    assert!(out.contains(" 6  . . . . . O . . ."), "last move in capitals: {out}");
+    assert!(
+        out.contains(" 6  . . . . . O . . ."),
+        "last move in capitals: {out}"
+    );
     assert!(out.contains("    a b c d e f g h i"), "{out}");
     assert!(out.contains("black to move"), "{out}");
-    let won = stdout(&["show", "gomoku", "--size", "9", "--moves", "a1,b1,a2,b2,a3,b3,a4,b4,a5"]);
-    assert!(won.contains("game over: black wins (five in a row)"), "{won}");
+    let won = stdout(&[
+        "show",
+        "gomoku",
+        "--size",
+        "9",
+        "--moves",
+        "a1,b1,a2,b2,a3,b3,a4,b4,a5",
+    ]);
+    assert!(
+        won.contains("game over: black wins (five in a row)"),
+        "{won}"
+    );
     let c6 = stdout(&["show", "connect6", "--moves", "j10,k10 k11"]);
     assert!(c6.contains("black to move, 2 stones this turn"), "{c6}");
 }
@@ -86,12 +114,24 @@ fn show_draws_the_board() {
 fn bad_input_is_named() {
     for (args, says) in [
         (vec!["moves", "chess"], "unknown game"),
-        (vec!["moves", "gomoku", "--variant", "swap9"], "unknown gomoku variant"),
+        (
+            vec!["moves", "gomoku", "--variant", "swap9"],
+            "unknown gomoku variant",
+        ),
         (vec!["moves", "gomoku", "--size", "30"], "size 30"),
-        (vec!["moves", "gomoku", "--position", "15/15 b"], "--position"),
-        (vec!["moves", "gomoku", "--moves", "h8,h8"], "move 2 (\"h8\"): h8 is occupied"),
+        (
+            vec!["moves", "gomoku", "--position", "15/15 b"],
+            "--position",
+        ),
+        (
+            vec!["moves", "gomoku", "--moves", "h8,h8"],
+            "move 2 (\"h8\"): h8 is occupied",
+        ),
         (vec!["moves", "gomoku", "--moves", "h8,zz"], "move 2"),
-        (vec!["moves", "connect6", "--moves", "j10,k10"], "two stones"),
+        (
+            vec!["moves", "connect6", "--moves", "j10,k10"],
+            "two stones",
+        ),
     ] {
         let err = stderr_of_failure(&args);
         assert!(err.contains(says), "{args:?}: {err}");

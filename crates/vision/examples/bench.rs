@@ -60,7 +60,15 @@ fn main() {
     };
     println!(
         "{:<7} {:>6} {:>8} {:>7} {:>10} {:>9}  ({}x{}, {} photos per level)",
-        "level", "photos", "located", "exact", "points", "ms/photo", args.width, args.height, args.count
+        "level",
+        "photos",
+        "located",
+        "exact",
+        "points",
+        "ms/photo",
+        args.width,
+        args.height,
+        args.count
     );
     for &level in &args.levels {
         let (mut located, mut exact, mut right, mut total) = (0, 0, 0usize, 0usize);
@@ -83,7 +91,9 @@ fn main() {
                 }
             };
             let start = Instant::now();
-            let img = image::load_from_memory(&synth.jpeg).expect("own JPEG decodes").into_rgb8();
+            let img = image::load_from_memory(&synth.jpeg)
+                .expect("own JPEG decodes")
+                .into_rgb8();
             let read = read_board(&img, &ReadOptions::default());
             seconds += start.elapsed().as_secs_f64();
             let n2 = synth.truth.len();
@@ -91,7 +101,12 @@ fn main() {
             let ok = match &read {
                 Ok(r) if r.size == synth.size => {
                     located += 1;
-                    let good = r.stones().iter().zip(&synth.truth).filter(|(a, b)| a == b).count();
+                    let good = r
+                        .stones()
+                        .iter()
+                        .zip(&synth.truth)
+                        .filter(|(a, b)| a == b)
+                        .count();
                     right += good;
                     good == n2
                 }

@@ -6,9 +6,9 @@
 //! far darker), colourfulness relative to the wood (stones are grey, wood is yellow-brown),
 //! and whether the two grid lines are visible crossing at the point (stones hide them).
 
+use crate::Stone;
 use crate::homography::Homography;
 use crate::plane::sample_rgb;
-use crate::Stone;
 use image::RgbImage;
 
 /// What was measured at one intersection.
@@ -71,7 +71,16 @@ pub fn measure(img: &RgbImage, h: &Homography, n: usize) -> Vec<Features> {
     let off: Vec<(f64, f64)> = [0.14, 0.2, 0.26]
         .iter()
         .flat_map(|&d| {
-            [(d, 0.1), (-d, 0.1), (d, -0.1), (-d, -0.1), (0.1, d), (-0.1, d), (0.1, -d), (-0.1, -d)]
+            [
+                (d, 0.1),
+                (-d, 0.1),
+                (d, -0.1),
+                (-d, -0.1),
+                (0.1, d),
+                (-0.1, d),
+                (0.1, -d),
+                (-0.1, -d),
+            ]
         })
         .collect();
     let mut out = Vec::with_capacity(n * n);
@@ -109,7 +118,6 @@ fn wood_near(cells: &[(f32, f32)], n: usize, c: usize, r: usize) -> (f32, f32) {
     }
     (median(&mut l), median(&mut ch))
 }
-
 
 /// Whether a point holds a stone: a signed margin, positive for a stone. Stones are grey
 /// (wood is coloured) and hide the grid lines; very dark points are stones whatever the wood.

@@ -44,10 +44,16 @@ impl Homography {
 /// Similarity that moves `points` to mean 0 and mean distance √2 (Hartley normalisation).
 pub fn normaliser(points: impl Iterator<Item = (f64, f64)> + Clone) -> Matrix3<f64> {
     let n = points.clone().count().max(1) as f64;
-    let (sx, sy) = points.clone().fold((0.0, 0.0), |a, p| (a.0 + p.0, a.1 + p.1));
+    let (sx, sy) = points
+        .clone()
+        .fold((0.0, 0.0), |a, p| (a.0 + p.0, a.1 + p.1));
     let (mx, my) = (sx / n, sy / n);
     let d = points.map(|p| (p.0 - mx).hypot(p.1 - my)).sum::<f64>() / n;
-    let s = if d > 1e-12 { std::f64::consts::SQRT_2 / d } else { 1.0 };
+    let s = if d > 1e-12 {
+        std::f64::consts::SQRT_2 / d
+    } else {
+        1.0
+    };
     Matrix3::new(s, 0.0, -s * mx, 0.0, s, -s * my, 0.0, 0.0, 1.0)
 }
 

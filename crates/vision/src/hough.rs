@@ -149,7 +149,10 @@ fn peaks(acc: &[f32], rho_bins: usize, offset: f64, max_lines: usize) -> Vec<Lin
     }
     found.sort_by(|a, b| b.votes.total_cmp(&a.votes));
     // Grid lines are long; keep lines with a fair share of the votes of the strong ones.
-    if let Some(strong) = found.get(found.len().min(12).saturating_sub(1)).map(|l| l.votes) {
+    if let Some(strong) = found
+        .get(found.len().min(12).saturating_sub(1))
+        .map(|l| l.votes)
+    {
         found.retain(|l| l.votes >= 0.3 * strong);
     }
     found.truncate(max_lines);

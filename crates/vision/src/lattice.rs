@@ -114,7 +114,11 @@ fn crossings(lines: &[Line], theta0: f64, cx: f64, cy: f64, offset: f64) -> Vec<
     let (dx, dy) = (-theta0.sin(), theta0.cos());
     let at = |l: &Line, ox: f64, oy: f64| {
         let den = (l.theta - theta0).cos();
-        let den = if den.abs() < 0.2 { 0.2f64.copysign(den) } else { den };
+        let den = if den.abs() < 0.2 {
+            0.2f64.copysign(den)
+        } else {
+            den
+        };
         (l.rho - (ox * l.theta.cos() + oy * l.theta.sin())) / den
     };
     lines
@@ -131,7 +135,10 @@ fn crossings(lines: &[Line], theta0: f64, cx: f64, cy: f64, offset: f64) -> Vec<
 /// The mean normal angle of a family, averaged on doubled angles so 0° and 180° agree.
 fn mean_theta(lines: &[Line]) -> f64 {
     let (s, c) = lines.iter().fold((0.0, 0.0), |a, l| {
-        (a.0 + l.votes * (2.0 * l.theta).sin(), a.1 + l.votes * (2.0 * l.theta).cos())
+        (
+            a.0 + l.votes * (2.0 * l.theta).sin(),
+            a.1 + l.votes * (2.0 * l.theta).cos(),
+        )
     });
     s.atan2(c) / 2.0
 }
@@ -156,7 +163,14 @@ type Matched = (f64, Vec<(usize, i32)>);
 /// Scores a comb: the votes of the lines it explains, less a penalty for each index inside
 /// its explained span that has no line. A comb whose spacing inside the image (`|t| < limit`)
 /// falls under `min_step` scores 0.
-fn score(comb: &Comb2, t: &[(f64, f64)], lines: &[Line], typical: f64, limit: f64, min_step: f64) -> Matched {
+fn score(
+    comb: &Comb2,
+    t: &[(f64, f64)],
+    lines: &[Line],
+    typical: f64,
+    limit: f64,
+    min_step: f64,
+) -> Matched {
     let mut matched: Vec<(usize, i32)> = Vec::new();
     let (lo0, hi0) = comb.0[0].valid_range();
     let (lo1, hi1) = comb.0[1].valid_range();
@@ -169,14 +183,17 @@ fn score(comb: &Comb2, t: &[(f64, f64)], lines: &[Line], typical: f64, limit: f6
         if p[0].abs().min(p[1].abs()) > limit {
             continue;
         }
-        let step = [0, 1].map(|k| (comb.0[k].at(i as f64 + 0.5) - comb.0[k].at(i as f64 - 0.5)).abs());
+        let step =
+            [0, 1].map(|k| (comb.0[k].at(i as f64 + 0.5) - comb.0[k].at(i as f64 - 0.5)).abs());
         if step[0].min(step[1]) < min_step {
             return (0.0, Vec::new());
         }
         let best = t
             .iter()
             .enumerate()
-            .filter(|(_, tk)| (tk.0 - p[0]).abs() < 0.2 * step[0] && (tk.1 - p[1]).abs() < 0.2 * step[1])
+            .filter(|(_, tk)| {
+                (tk.0 - p[0]).abs() < 0.2 * step[0] && (tk.1 - p[1]).abs() < 0.2 * step[1]
+            })
             .max_by(|a, b| lines[a.0].votes.total_cmp(&lines[b.0].votes));
         if let Some((k, _)) = best {
             matched.push((k, i));
@@ -199,7 +216,10 @@ fn score(comb: &Comb2, t: &[(f64, f64)], lines: &[Line], typical: f64, limit: f6
     }
     let span = (run[run.len() - 1].1 - run[0].1 + 1) as usize;
     let gaps = span - run.len();
-    let votes: f64 = run.iter().map(|&(k, _)| lines[k].votes.min(2.0 * typical)).sum();
+    let votes: f64 = run
+        .iter()
+        .map(|&(k, _)| lines[k].votes.min(2.0 * typical))
+        .sum();
     (votes - 0.8 * typical * gaps as f64, run)
 }
 
@@ -225,9 +245,12 @@ pub fn fit_family(lines: &[Line], cx: f64, cy: f64, limit: f64, min_step: f64) -
                 if !(0.75..=1.33).contains(&ratio) {
                     continue;
                 }
-                let Some(comb) = Comb2::fit(&[(0.0, ta), (1.0, tb), (2.0, tc)]) else { continue };
+                let Some(comb) = Comb2::fit(&[(0.0, ta), (1.0, tb), (2.0, tc)]) else {
+                    continue;
+                };
                 let found = improve(score(&comb, &t, lines, typical, limit, min_step), |run| {
-                    let samples: Vec<(f64, (f64, f64))> = run.iter().map(|&(k, i)| (i as f64, t[k])).collect();
+                    let samples: Vec<(f64, (f64, f64))> =
+                        run.iter().map(|&(k, i)| (i as f64, t[k])).collect();
                     Comb2::fit(&samples).map(|c| score(&c, &t, lines, typical, limit, min_step))
                 });
                 if best.as_ref().is_none_or(|(bs, _)| found.0 > *bs) {

@@ -139,7 +139,9 @@ pub fn read_board(img: &RgbImage, opts: &ReadOptions) -> Result<BoardRead, Visio
     if let Some(n) = opts.size
         && !(5..=26).contains(&n)
     {
-        return Err(VisionError::BadInput(format!("board size {n} is not in 5..=26")));
+        return Err(VisionError::BadInput(format!(
+            "board size {n} is not in 5..=26"
+        )));
     }
     let work = locate::Work::new(img);
     let located = match &opts.corners {

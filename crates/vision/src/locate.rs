@@ -3,8 +3,8 @@
 //! points sampled along every grid line.
 
 use crate::VisionError;
-use crate::hough::{self, Line};
 use crate::homography::{self, Homography, LinePoint};
+use crate::hough::{self, Line};
 use crate::lattice::{self, Family};
 use crate::orient;
 use crate::plane::Plane;
@@ -83,7 +83,9 @@ pub fn from_corners(
         let m = (n - 1) as f64;
         let Some(h) = Homography::from_four(&[(0.0, 0.0), (m, 0.0), (m, m), (0.0, m)], corners)
         else {
-            return Err(VisionError::BadInput("the four corners are degenerate".into()));
+            return Err(VisionError::BadInput(
+                "the four corners are degenerate".into(),
+            ));
         };
         let on = (0..n)
             .flat_map(|k| [0, 1].map(|f| probe(r, &h, f, k as f64, (0.0, m), MIN_PEAK).0))
@@ -108,7 +110,11 @@ fn cyclic(corners: &[(f64, f64); 4]) -> [(f64, f64); 4] {
     let cx = corners.iter().map(|c| c.0).sum::<f64>() / 4.0;
     let cy = corners.iter().map(|c| c.1).sum::<f64>() / 4.0;
     let mut out = *corners;
-    out.sort_by(|a, b| (a.1 - cy).atan2(a.0 - cx).total_cmp(&(b.1 - cy).atan2(b.0 - cx)));
+    out.sort_by(|a, b| {
+        (a.1 - cy)
+            .atan2(a.0 - cx)
+            .total_cmp(&(b.1 - cy).atan2(b.0 - cx))
+    });
     out
 }
 
@@ -156,7 +162,13 @@ pub fn probe(
     (s_lo, s_hi): (f64, f64),
     min_peak: f32,
 ) -> (f64, Vec<LinePoint>) {
-    let at = |u: f64, s: f64| if family == 0 { h.apply(u, s) } else { h.apply(s, u) };
+    let at = |u: f64, s: f64| {
+        if family == 0 {
+            h.apply(u, s)
+        } else {
+            h.apply(s, u)
+        }
+    };
     let mut found = Vec::new();
     let (mut tries, mut hits) = (0usize, 0usize);
     let cells = (s_hi - s_lo).round().max(1.0) as usize;
@@ -187,7 +199,11 @@ pub fn probe(
             }
             let (a, b, c2) = (vals[j - 1] as f64, peak as f64, vals[j + 1] as f64);
             let den = a - 2.0 * b + c2;
-            let sub = if den < -1e-9 { 0.5 * (a - c2) / den } else { 0.0 };
+            let sub = if den < -1e-9 {
+                0.5 * (a - c2) / den
+            } else {
+                0.0
+            };
             let t = (j as f64 + sub) / n as f64;
             let u = -0.3 + 0.6 * t;
             if u.abs() < 0.12 {
@@ -202,7 +218,11 @@ pub fn probe(
             });
         }
     }
-    let frac = if tries == 0 { 0.0 } else { hits as f64 / tries as f64 };
+    let frac = if tries == 0 {
+        0.0
+    } else {
+        hits as f64 / tries as f64
+    };
     (frac, found)
 }
 
@@ -230,7 +250,14 @@ fn extent(
         for f in 0..2 {
             let other = ranges[1 - f];
             for k in ranges[f].0 - 4..=ranges[f].1 + 4 {
-                let (e, _) = probe(r, &h, f, k as f64, (other.0 as f64, other.1 as f64), min_peak);
+                let (e, _) = probe(
+                    r,
+                    &h,
+                    f,
+                    k as f64,
+                    (other.0 as f64, other.1 as f64),
+                    min_peak,
+                );
                 let c = if e >= 0.02 {
                     crossing_evidence(r, &h, f, k, other, min_peak)
                 } else {
@@ -269,7 +296,15 @@ fn typical_peak(r: &Plane, h: &Homography, ranges: [(i32, i32); 2]) -> f32 {
         .flat_map(|f| {
             let other = ranges[1 - f];
             (ranges[f].0..=ranges[f].1).flat_map(move |k| {
-                probe(r, h, f, k as f64, (other.0 as f64, other.1 as f64), MIN_PEAK).1
+                probe(
+                    r,
+                    h,
+                    f,
+                    k as f64,
+                    (other.0 as f64, other.1 as f64),
+                    MIN_PEAK,
+                )
+                .1
             })
         })
         .map(|p| p.weight as f32)
@@ -327,7 +362,10 @@ fn choose_window(ev: &[(i32, f64)], size: Option<usize>) -> Option<(i32, i32)> {
             continue;
         }
         let mut end = k;
-        while end + 1 < ev.len() && (strong[end + 1] || (end + 2 < ev.len() && strong[end + 2] && ev[end + 1].1 >= level / 3.0)) {
+        while end + 1 < ev.len()
+            && (strong[end + 1]
+                || (end + 2 < ev.len() && strong[end + 2] && ev[end + 1].1 >= level / 3.0))
+        {
             end += 1;
         }
         if best.is_none_or(|(a, b)| end - k > b - a) {
@@ -367,16 +405,30 @@ fn refine(r: &Plane, h: &Homography, ranges: [(i32, i32); 2]) -> Option<Homograp
         for f in 0..2 {
             let other = ranges[1 - f];
             for k in ranges[f].0..=ranges[f].1 {
-                pts.extend(probe(r, &h, f, k as f64, (other.0 as f64, other.1 as f64), MIN_PEAK).1);
+                pts.extend(
+                    probe(
+                        r,
+                        &h,
+                        f,
+                        k as f64,
+                        (other.0 as f64, other.1 as f64),
+                        MIN_PEAK,
+                    )
+                    .1,
+                );
             }
         }
         let first = homography::fit_from_line_points(&pts)?;
         let g = first.inverse()?;
-        let mut res: Vec<f64> = pts.iter().map(|p| homography::line_residual(&g, p)).collect();
+        let mut res: Vec<f64> = pts
+            .iter()
+            .map(|p| homography::line_residual(&g, p))
+            .collect();
         let mut sorted = res.clone();
         sorted.sort_by(f64::total_cmp);
         let cut = (3.0 * sorted[sorted.len() / 2]).max(0.75);
-        res.iter_mut().for_each(|x| *x = if *x <= cut { 1.0 } else { 0.0 });
+        res.iter_mut()
+            .for_each(|x| *x = if *x <= cut { 1.0 } else { 0.0 });
         let kept: Vec<LinePoint> = pts
             .iter()
             .zip(&res)
@@ -399,7 +451,9 @@ fn finish(r: &Plane, h: Homography, ranges: [(i32, i32); 2]) -> Result<Located, 
         )));
     }
     if !(5..=26).contains(&n) {
-        return Err(VisionError::NoBoard(format!("found {n} grid lines each way")));
+        return Err(VisionError::NoBoard(format!(
+            "found {n} grid lines each way"
+        )));
     }
     let shift = Homography(nalgebra::Matrix3::new(
         1.0,
@@ -417,12 +471,21 @@ fn finish(r: &Plane, h: Homography, ranges: [(i32, i32); 2]) -> Result<Located, 
     let corners = [(0.0, 0.0), (m, 0.0), (m, m), (0.0, m)];
     let signs: Vec<f64> = corners.iter().map(|&(i, j)| h.depth(i, j)).collect();
     if signs.iter().any(|s| s.signum() != signs[0].signum()) {
-        return Err(VisionError::NoBoard("the grid fit is not a view of a plane board".into()));
+        return Err(VisionError::NoBoard(
+            "the grid fit is not a view of a plane board".into(),
+        ));
     }
     for &(i, j) in &corners {
         let (x, y) = h.apply(i, j);
-        if !(x.is_finite() && y.is_finite()) || x < -0.5 * r.w as f64 || y < -0.5 * r.h as f64 || x > 1.5 * r.w as f64 || y > 1.5 * r.h as f64 {
-            return Err(VisionError::NoBoard("the grid fit runs far outside the photo".into()));
+        if !(x.is_finite() && y.is_finite())
+            || x < -0.5 * r.w as f64
+            || y < -0.5 * r.h as f64
+            || x > 1.5 * r.w as f64
+            || y > 1.5 * r.h as f64
+        {
+            return Err(VisionError::NoBoard(
+                "the grid fit runs far outside the photo".into(),
+            ));
         }
     }
     let (o, _) = orient::orientation(n, |i, j| h.apply(i, j));

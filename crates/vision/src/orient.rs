@@ -53,9 +53,16 @@ pub fn orientation(n: usize, image_of: impl Fn(f64, f64) -> (f64, f64)) -> (Orie
     let (p, q) = (e, (e + 1) % 4);
     let (tl, tr) = if pix[p].0 <= pix[q].0 { (p, q) } else { (q, p) };
     // The other neighbour of the top-left corner in the cycle of corners.
-    let bl = if (tl + 1) % 4 == tr { (tl + 3) % 4 } else { (tl + 1) % 4 };
+    let bl = if (tl + 1) % 4 == tr {
+        (tl + 3) % 4
+    } else {
+        (tl + 1) % 4
+    };
     let unit = |from: usize, to: usize| {
-        let d = (corners[to].0 - corners[from].0, corners[to].1 - corners[from].1);
+        let d = (
+            corners[to].0 - corners[from].0,
+            corners[to].1 - corners[from].1,
+        );
         (d.0.signum(), d.1.signum())
     };
     (

@@ -42,7 +42,10 @@ impl Plane {
     /// Luma (Rec. 601) of an RGB image, averaged over `factor`×`factor` blocks.
     pub fn luma_downscaled(img: &RgbImage, factor: usize) -> Plane {
         let factor = factor.max(1);
-        let (w, h) = (img.width() as usize / factor, img.height() as usize / factor);
+        let (w, h) = (
+            img.width() as usize / factor,
+            img.height() as usize / factor,
+        );
         let mut out = Plane::new(w, h);
         let raw = img.as_raw();
         let stride = img.width() as usize * 3;
@@ -161,6 +164,7 @@ pub fn sample_rgb(img: &RgbImage, x: f64, y: f64) -> (f32, f32) {
         }
     }
     let luma = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2];
-    let chroma = rgb.iter().copied().fold(f32::MIN, f32::max) - rgb.iter().copied().fold(f32::MAX, f32::min);
+    let chroma =
+        rgb.iter().copied().fold(f32::MIN, f32::max) - rgb.iter().copied().fold(f32::MAX, f32::min);
     (luma, chroma)
 }

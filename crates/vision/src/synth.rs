@@ -84,7 +84,9 @@ impl FromStr for Level {
         Level::ALL
             .into_iter()
             .find(|l| l.name() == s)
-            .ok_or_else(|| VisionError::BadInput(format!("unknown level {s:?} (easy, medium or hard)")))
+            .ok_or_else(|| {
+                VisionError::BadInput(format!("unknown level {s:?} (easy, medium or hard)"))
+            })
     }
 }
 
@@ -191,7 +193,8 @@ impl Camera {
 
     fn plane(&self) -> Homography {
         let k = Matrix3::new(self.f, 0.0, self.cx, 0.0, self.f, self.cy, 0.0, 0.0, 1.0);
-        let m = Matrix3::from_columns(&[self.rot.column(0).into(), self.rot.column(1).into(), self.t]);
+        let m =
+            Matrix3::from_columns(&[self.rot.column(0).into(), self.rot.column(1).into(), self.t]);
         Homography(k * m)
     }
 
@@ -236,12 +239,18 @@ struct Look {
 /// Renders a synthetic photo.
 pub fn render(opts: &SynthOptions) -> Result<Synth, VisionError> {
     if opts.width < 64 || opts.height < 64 {
-        return Err(VisionError::BadInput("synthetic photos need at least 64×64 pixels".into()));
+        return Err(VisionError::BadInput(
+            "synthetic photos need at least 64×64 pixels".into(),
+        ));
     }
     let mut rng = Rng(SplitMix64::new(opts.seed ^ 0x5EED_0F_B0A2D));
     let n = match opts.size {
         Some(n) if (5..=26).contains(&n) => n,
-        Some(n) => return Err(VisionError::BadInput(format!("board size {n} is not in 5..=26"))),
+        Some(n) => {
+            return Err(VisionError::BadInput(format!(
+                "board size {n} is not in 5..=26"
+            )));
+        }
         None => [9, 13, 14, 15, 19][rng.below(5)],
     };
     if let Some(p) = &opts.position
@@ -318,12 +327,24 @@ fn draw_look(rng: &mut Rng, level: Level) -> Look {
         table,
         table_grain: rng.chance(0.4),
         line_width: rng.range(0.035, 0.06),
-        line_colour: [rng.range(20.0, 50.0), rng.range(15.0, 40.0), rng.range(10.0, 30.0)],
+        line_colour: [
+            rng.range(20.0, 50.0),
+            rng.range(15.0, 40.0),
+            rng.range(10.0, 30.0),
+        ],
         margin: rng.range(0.6, 0.95),
         stone_radius: rng.range(0.45, 0.48),
-        white_tint: [rng.range(-6.0, 4.0), rng.range(-4.0, 4.0), rng.range(-2.0, 8.0)],
+        white_tint: [
+            rng.range(-6.0, 4.0),
+            rng.range(-4.0, 4.0),
+            rng.range(-2.0, 8.0),
+        ],
         light,
-        shadow: (-light.x * shadow_len, -light.y * shadow_len, rng.range(0.25, 0.45)),
+        shadow: (
+            -light.x * shadow_len,
+            -light.y * shadow_len,
+            rng.range(0.25, 0.45),
+        ),
         noise_seed: rng.0.next_u64(),
     }
 }
@@ -375,12 +396,17 @@ fn draw_camera(
             let (a, b) = (grid(half, half), grid(half + 1.0, half));
             (a.0 - b.0).hypot(a.1 - b.1)
         };
-        let fits = [(-0.6, -0.6), (n as f64 - 0.4, -0.6), (-0.6, n as f64 - 0.4), (n as f64 - 0.4, n as f64 - 0.4)]
-            .iter()
-            .all(|&(i, j)| {
-                let (x, y) = cam.distort(grid(i, j).0, grid(i, j).1);
-                x > 2.0 && y > 2.0 && x < w - 3.0 && y < h - 3.0
-            });
+        let fits = [
+            (-0.6, -0.6),
+            (n as f64 - 0.4, -0.6),
+            (-0.6, n as f64 - 0.4),
+            (n as f64 - 0.4, n as f64 - 0.4),
+        ]
+        .iter()
+        .all(|&(i, j)| {
+            let (x, y) = cam.distort(grid(i, j).0, grid(i, j).1);
+            x > 2.0 && y > 2.0 && x < w - 3.0 && y < h - 3.0
+        });
         let (o, margin) = orient::orientation(n, grid);
         if fits && step_px >= 6.0 && margin > 0.08 * h {
             return Ok((cam, o));
@@ -394,7 +420,13 @@ fn draw_camera(
 
 /// The stones per grid index `(i, j)` (row-major in `j`): the given position mapped through
 /// the orientation, or a random one with as many black stones as white or one more.
-fn place_stones(rng: &mut Rng, p: &Params, n: usize, o: &Orientation, given: Option<&[Stone]>) -> Vec<Stone> {
+fn place_stones(
+    rng: &mut Rng,
+    p: &Params,
+    n: usize,
+    o: &Orientation,
+    given: Option<&[Stone]>,
+) -> Vec<Stone> {
     let mut reading = match given {
         Some(g) => g.to_vec(),
         None => {
@@ -405,7 +437,11 @@ fn place_stones(rng: &mut Rng, p: &Params, n: usize, o: &Orientation, given: Opt
                 order.swap(k, rng.below(k + 1));
             }
             for (k, &idx) in order.iter().take(count).enumerate() {
-                v[idx] = if k % 2 == 0 { Stone::Black } else { Stone::White };
+                v[idx] = if k % 2 == 0 {
+                    Stone::Black
+                } else {
+                    Stone::White
+                };
             }
             v
         }
@@ -421,7 +457,10 @@ fn place_stones(rng: &mut Rng, p: &Params, n: usize, o: &Orientation, given: Opt
 /// Smooth value noise in [-1, 1].
 fn vnoise(seed: u64, x: f64, y: f64) -> f64 {
     let hash = |i: i64, j: i64| {
-        let (_, v) = SplitMix64::step(seed ^ (i as u64).wrapping_mul(0x9E37_79B9) ^ (j as u64).wrapping_mul(0x85EB_CA6B_0000_0001));
+        let (_, v) = SplitMix64::step(
+            seed ^ (i as u64).wrapping_mul(0x9E37_79B9)
+                ^ (j as u64).wrapping_mul(0x85EB_CA6B_0000_0001),
+        );
         (v >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
     };
     let (x0, y0) = (x.floor(), y.floor());
@@ -458,11 +497,21 @@ struct StoneDisc {
     white: bool,
 }
 
-fn paint(cam: &Camera, look: &Look, n: usize, board: &[Stone], opts: &SynthOptions, rng: &mut Rng) -> [Plane; 3] {
+fn paint(
+    cam: &Camera,
+    look: &Look,
+    n: usize,
+    board: &[Stone],
+    opts: &SynthOptions,
+    rng: &mut Rng,
+) -> [Plane; 3] {
     let (w, h) = (opts.width as usize, opts.height as usize);
     let half = (n as f64 - 1.0) / 2.0;
     let extent = half + look.margin;
-    let to_board = cam.plane().inverse().expect("camera homography is invertible");
+    let to_board = cam
+        .plane()
+        .inverse()
+        .expect("camera homography is invertible");
     let rs = look.stone_radius;
     // Height offset: where the middle of a stone's height appears, mapped back to the plane.
     let discs: Vec<Option<StoneDisc>> = (0..n * n)
@@ -475,7 +524,11 @@ fn paint(cam: &Camera, look: &Look, n: usize, board: &[Stone], opts: &SynthOptio
             };
             let (x, y) = cam.project(u, v, 0.2);
             let (bu, bv) = to_board.apply(x, y);
-            Some(StoneDisc { u: bu, v: bv, white })
+            Some(StoneDisc {
+                u: bu,
+                v: bv,
+                white,
+            })
         })
         .collect();
     let stars = star_points(n);
@@ -504,7 +557,8 @@ fn paint(cam: &Camera, look: &Look, n: usize, board: &[Stone], opts: &SynthOptio
 fn table_colour(look: &Look, u: f64, v: f64, extent: f64) -> [f64; 3] {
     let s = look.noise_seed;
     let tex = if look.table_grain {
-        0.1 * (u * 2.3 + 1.5 * vnoise(s ^ 7, u * 0.2, v * 0.2)).sin() + 0.05 * vnoise(s ^ 9, u * 6.0, v * 0.6)
+        0.1 * (u * 2.3 + 1.5 * vnoise(s ^ 7, u * 0.2, v * 0.2)).sin()
+            + 0.05 * vnoise(s ^ 9, u * 6.0, v * 0.6)
     } else {
         0.06 * vnoise(s ^ 3, u * 3.0, v * 3.0)
     };
@@ -529,7 +583,8 @@ fn board_colour(
 ) -> [f64; 3] {
     let s = look.noise_seed;
     let (along, across) = if look.grain_across { (u, v) } else { (v, u) };
-    let grain = (look.grain_freq * (across + 0.6 * vnoise(s, along * 0.15, across * 0.4)) * PI).sin();
+    let grain =
+        (look.grain_freq * (across + 0.6 * vnoise(s, along * 0.15, across * 0.4)) * PI).sin();
     let fine = vnoise(s ^ 1, along * 0.4, across * 9.0);
     let mut c = look.wood.map(|w| w * (1.0 + 0.05 * grain + 0.04 * fine));
     let cov = |d: f64, r: f64| ((r - d) / px + 0.5).clamp(0.0, 1.0);
@@ -538,10 +593,16 @@ fn board_colour(
     let inside = |g: f64| (-0.01..=n as f64 - 0.99).contains(&g);
     let mut ink: f64 = 0.0;
     if inside(gj) {
-        ink = ink.max(cov((gi - gi.round().clamp(0.0, n as f64 - 1.0)).abs(), look.line_width / 2.0));
+        ink = ink.max(cov(
+            (gi - gi.round().clamp(0.0, n as f64 - 1.0)).abs(),
+            look.line_width / 2.0,
+        ));
     }
     if inside(gi) {
-        ink = ink.max(cov((gj - gj.round().clamp(0.0, n as f64 - 1.0)).abs(), look.line_width / 2.0));
+        ink = ink.max(cov(
+            (gj - gj.round().clamp(0.0, n as f64 - 1.0)).abs(),
+            look.line_width / 2.0,
+        ));
     }
     for &(si, sj) in stars {
         ink = ink.max(cov((gi - si as f64).hypot(gj - sj as f64), 0.085));
@@ -553,7 +614,8 @@ fn board_colour(
         for dj in -1..=1 {
             for di in -1..=1 {
                 let (i, j) = (ci + di, cj + dj);
-                if (0..n as i64).contains(&i) && (0..n as i64).contains(&j)
+                if (0..n as i64).contains(&i)
+                    && (0..n as i64).contains(&j)
                     && let Some(d) = &discs[j as usize * n + i as usize]
                 {
                     f(d);
@@ -583,10 +645,17 @@ fn stone_colour(look: &Look, white: bool, x: f64, y: f64, hl: Vector3<f64>) -> [
     let r2 = (x * x + y * y).min(1.0);
     let normal = Vector3::new(0.75 * x, 0.75 * y, (1.0 - 0.5625 * r2).sqrt()).normalize();
     let diffuse = normal.dot(&look.light).max(0.0);
-    let spec = normal.dot(&hl).max(0.0).powf(if white { 18.0 } else { 40.0 });
+    let spec = normal
+        .dot(&hl)
+        .max(0.0)
+        .powf(if white { 18.0 } else { 40.0 });
     if white {
         let base = 170.0 + 70.0 * diffuse + 25.0 * spec;
-        [base + look.white_tint[0], base + look.white_tint[1], base + look.white_tint[2]]
+        [
+            base + look.white_tint[0],
+            base + look.white_tint[1],
+            base + look.white_tint[2],
+        ]
     } else {
         let base = 18.0 + 25.0 * diffuse + 150.0 * spec;
         [base, base, base + 3.0]
@@ -604,12 +673,17 @@ fn post_process(planes: &mut [Plane; 3], p: &Params, opts: &SynthOptions, rng: &
     let grad = rng.range(0.0, p.gradient);
     let dir = rng.range(0.0, 2.0 * PI);
     let glare = rng.range(0.0, p.glare);
-    let (gx, gy) = (rng.range(0.2, 0.8) * w as f64, rng.range(0.2, 0.8) * h as f64);
+    let (gx, gy) = (
+        rng.range(0.2, 0.8) * w as f64,
+        rng.range(0.2, 0.8) * h as f64,
+    );
     let gs = rng.range(0.04, 0.1) * w as f64;
     let diag = ((w * w + h * h) as f64).sqrt();
     for y in 0..h {
         for x in 0..w {
-            let t = ((x as f64 - w as f64 / 2.0) * dir.cos() + (y as f64 - h as f64 / 2.0) * dir.sin()) / diag;
+            let t = ((x as f64 - w as f64 / 2.0) * dir.cos()
+                + (y as f64 - h as f64 / 2.0) * dir.sin())
+                / diag;
             let gain = 1.0 + grad * 2.0 * t;
             let d2 = (x as f64 - gx).powi(2) + (y as f64 - gy).powi(2);
             let add = glare * (-d2 / (2.0 * gs * gs)).exp();
@@ -633,7 +707,12 @@ fn post_process(planes: &mut [Plane; 3], p: &Params, opts: &SynthOptions, rng: &
     }
 }
 
-fn jpeg_round_trip(planes: &[Plane; 3], w: u32, h: u32, quality: u8) -> Result<(Vec<u8>, RgbImage), VisionError> {
+fn jpeg_round_trip(
+    planes: &[Plane; 3],
+    w: u32,
+    h: u32,
+    quality: u8,
+) -> Result<(Vec<u8>, RgbImage), VisionError> {
     let mut raw = Vec::with_capacity((w * h * 3) as usize);
     for k in 0..(w * h) as usize {
         for pl in planes {
