@@ -16,6 +16,7 @@ fn main() {
     })
     .unwrap();
     let t0 = std::time::Instant::now();
+    s.image.save("/tmp/dbg.png").unwrap();
     let work = locate::Work::new(&s.image);
     eprintln!("work {:?}", t0.elapsed());
     let t0 = std::time::Instant::now();

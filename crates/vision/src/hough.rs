@@ -51,6 +51,9 @@ pub fn detect_lines(response: &Plane, threshold: f32, max_lines: usize) -> Vec<L
             }
             let (jxx, jxy, jyy) = tensor[y * response.w + x];
             let angle = 0.5 * (2.0 * jxy).atan2(jxx - jyy);
+            // Lines have one clear direction; noise and grain speckle do not.
+            let coherence = ((jxx - jyy).powi(2) + 4.0 * jxy * jxy).sqrt() / (jxx + jyy + 1e-6);
+            let v = v * coherence * coherence;
             let centre = (angle.rem_euclid(std::f32::consts::PI) / std::f32::consts::PI
                 * THETA_BINS as f32)
                 .round() as isize;

@@ -225,6 +225,12 @@ fn score(
 
 /// Finds the comb of one family and indexes its lines (smallest index 0).
 pub fn fit_family(lines: &[Line], cx: f64, cy: f64, limit: f64, min_step: f64) -> Option<Family> {
+    // Within a family, grid lines are of like strength; weak stragglers are texture.
+    let mut strength: Vec<f64> = lines.iter().map(|l| l.votes).collect();
+    strength.sort_by(|a, b| b.total_cmp(a));
+    let floor = 0.3 * strength.get(4).copied().unwrap_or(0.0);
+    let lines: Vec<Line> = lines.iter().filter(|l| l.votes >= floor).copied().collect();
+    let lines = &lines[..];
     if lines.len() < 3 {
         return None;
     }

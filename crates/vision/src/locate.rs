@@ -50,7 +50,7 @@ pub struct Located {
 pub fn locate(work: &Work, size: Option<usize>) -> Result<Located, VisionError> {
     let r = &work.response;
     let threshold = percentile(&r.data, 0.96).max(0.035) * 0.6;
-    let lines = hough::detect_lines(r, threshold, 260);
+    let lines = hough::detect_lines(r, threshold, 400);
     let no_board = |why: &str| VisionError::NoBoard(why.to_string());
     let fams = lattice::split_families(&lines).ok_or_else(|| no_board("no straight lines"))?;
     let (cx, cy) = (r.w as f64 / 2.0, r.h as f64 / 2.0);

@@ -557,7 +557,7 @@ fn paint(
 fn table_colour(look: &Look, u: f64, v: f64, extent: f64) -> [f64; 3] {
     let s = look.noise_seed;
     let tex = if look.table_grain {
-        0.1 * (u * 2.3 + 1.5 * vnoise(s ^ 7, u * 0.2, v * 0.2)).sin()
+        0.05 * (u * 1.7 + 2.5 * vnoise(s ^ 7, u * 0.2, v * 0.2)).sin()
             + 0.05 * vnoise(s ^ 9, u * 6.0, v * 0.6)
     } else {
         0.06 * vnoise(s ^ 3, u * 3.0, v * 3.0)
