@@ -30,7 +30,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// Renders a photo; returns its path and the corner list printed by `synth`.
-fn synth(dir: &PathBuf, name: &str, extra: &[&str]) -> (String, String) {
+fn synth(dir: &std::path::Path, name: &str, extra: &[&str]) -> (String, String) {
     let photo = dir.join(format!("{name}.jpg")).display().to_string();
     let mut args = vec!["vision", "synth", "-o", &photo];
     args.extend_from_slice(extra);

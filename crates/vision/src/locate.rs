@@ -263,14 +263,8 @@ fn extent(
                 } else {
                     0.0
                 };
-                if std::env::var_os("BOYI_VISION_DEBUG").is_some() {
-                    eprintln!("f{f} k{k} line {e:.2} crossing {c:.2}");
-                }
                 evidence[f].push((k, e.min(c)));
             }
-        }
-        if std::env::var_os("BOYI_VISION_DEBUG").is_some() {
-            eprintln!("evidence {evidence:?}");
         }
         let mut new = [(0, 0); 2];
         for f in 0..2 {

@@ -243,7 +243,7 @@ pub fn render(opts: &SynthOptions) -> Result<Synth, VisionError> {
             "synthetic photos need at least 64×64 pixels".into(),
         ));
     }
-    let mut rng = Rng(SplitMix64::new(opts.seed ^ 0x5EED_0F_B0A2D));
+    let mut rng = Rng(SplitMix64::new(opts.seed ^ 0x05EE_D0FB_0A2D));
     let n = match opts.size {
         Some(n) if (5..=26).contains(&n) => n,
         Some(n) => {
