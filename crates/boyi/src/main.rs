@@ -25,6 +25,26 @@ enum Command {
     Perft(commands::rules::PerftArgs),
     /// Draw a position as a text board.
     Show(commands::rules::ShowArgs),
+    /// Serve the web page: play every game in the browser, watch engine games, analyse.
+    Serve(commands::serve::ServeArgs),
+    /// Play a game in the terminal, against the computer or at one keyboard.
+    Play(commands::play::PlayArgs),
+    /// Game records: convert, validate, show, import, search.
+    #[command(subcommand)]
+    Record(commands::record::RecordCommand),
+    /// Opening books: build from records, probe.
+    #[command(subcommand)]
+    Book(commands::book::BookCommand),
+    /// Search a position with a built-in player; last line `score … bestmove …`.
+    Analyze(commands::analyze::AnalyzeArgs),
+    /// Search the game's bench positions to fixed depths: node signature and speed.
+    Bench(commands::bench::BenchArgs),
+    /// Look for a forced win by threats (gomoku: VCF, then VCT).
+    Solve(commands::solve::SolveArgs),
+    /// Serve a Boyi player over an engine protocol on stdin/stdout.
+    Engine(commands::engine::EngineArgs),
+    /// Play a match between two players and report the score, Elo and SPRT.
+    Match(commands::matches::MatchArgs),
     /// Read a board position from a photo (or render a synthetic one: `vision synth`).
     Vision(commands::vision::VisionArgs),
 }
@@ -35,6 +55,15 @@ fn main() -> ExitCode {
         Command::Moves(args) => commands::rules::moves(&args),
         Command::Perft(args) => commands::rules::perft(&args),
         Command::Show(args) => commands::rules::show(&args),
+        Command::Serve(args) => commands::serve::run(&args),
+        Command::Play(args) => commands::play::run(&args),
+        Command::Record(cmd) => commands::record::run(&cmd),
+        Command::Book(cmd) => commands::book::run(&cmd),
+        Command::Analyze(args) => commands::analyze::analyze(&args),
+        Command::Bench(args) => commands::bench::bench(&args),
+        Command::Solve(args) => commands::solve::solve(&args),
+        Command::Engine(args) => commands::engine::engine(&args),
+        Command::Match(args) => commands::matches::run(&args),
         Command::Vision(args) => commands::vision::run(&args),
     };
     match result {

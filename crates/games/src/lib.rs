@@ -59,24 +59,28 @@ impl fmt::Display for GameKind {
 }
 
 /// Runs `$body` with `$G` bound to the rules type of the game `$kind`:
-/// `with_game!(kind, G => run::<G>(args))`. The value is `Result<_, TextError>`: `Ok(body)`
-/// for a game whose rules exist.
+/// `with_game!(kind, G => run::<G>(args))`. The value is `Ok::<_, TextError>(body)`, so
+/// callers can chain `?` whatever their body returns.
 #[macro_export]
 macro_rules! with_game {
     ($kind:expr, $G:ident => $body:expr) => {{
-        #[allow(unreachable_patterns)]
         match $kind {
             $crate::GameKind::Gomoku => {
                 type $G = $crate::gomoku::Gomoku;
-                Ok($body)
+                Ok::<_, ::boyi_core::TextError>($body)
             }
             $crate::GameKind::Connect6 => {
                 type $G = $crate::connect6::Connect6;
                 Ok($body)
             }
-            other => Err(::boyi_core::TextError(format!(
-                "the rules of {other} are not built into this version of boyi"
-            ))),
+            $crate::GameKind::Jiu => {
+                type $G = $crate::jiu::Jiu;
+                Ok($body)
+            }
+            $crate::GameKind::Xiangqi => {
+                type $G = $crate::xiangqi::Xiangqi;
+                Ok($body)
+            }
         }
     }};
 }
@@ -84,3 +88,5 @@ macro_rules! with_game {
 pub mod connect6;
 pub mod gomoku;
 pub mod grid;
+pub mod jiu;
+pub mod xiangqi;

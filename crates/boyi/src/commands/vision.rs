@@ -6,8 +6,10 @@
 
 use anyhow::{Context, Result, bail};
 use boyi_core::{Game, Side};
+use boyi_engines::{BuildContext, GameHistory, GamePlayers, Info, Limits, StopFlag, build};
 use boyi_games::connect6::Connect6;
 use boyi_games::gomoku::Gomoku;
+use boyi_games::jiu::Jiu;
 use boyi_vision::synth::{Level, SynthOptions};
 use boyi_vision::{BoardRead, ReadOptions, Stone};
 use clap::{Args, Subcommand, ValueEnum};
@@ -207,10 +209,10 @@ fn read(args: &ReadArgs) -> Result<()> {
     });
     let mut out = match format {
         Format::Rows => board.rows().join("\n") + "\n",
-        Format::Text => text + "\n",
+        Format::Text => format!("{text}\n"),
     };
     if args.suggest {
-        out.push_str(&suggestion(args.game, &board, to_move)?);
+        out.push_str(&suggestion(args.game, &board, &text)?);
     }
     if args.json {
         out = json(&board, out.trim_end());
@@ -399,7 +401,7 @@ fn connect6_side(b: usize, w: usize) -> Option<Side> {
     }
 }
 
-/// Jiu (rules/jiu.md): while placing, white places first and the first two placements are
+/// Jiu (rules/jiu.md), then the jiu position parser: while placing, white places first and the first two placements are
 /// the two ends of the central diagonal (g7, h8); in battle the centre pieces are gone, so
 /// each side has at most 97 pieces on the board.
 fn jiu_text(
@@ -429,7 +431,9 @@ fn jiu_text(
         if !centre_ok {
             return Err("the first two placements must be white and black on g7 and h8".into());
         }
-        return Ok(format!("{rows} {} place {} 0", next.letter(), b + w));
+        let text = format!("{rows} {} place {} 0", next.letter(), b + w);
+        Jiu::from_text(&Default::default(), &text).map_err(|e| e.to_string())?;
+        return Ok(text);
     }
     if b.max(w) > 97 {
         return Err(format!(
@@ -441,138 +445,51 @@ fn jiu_text(
         Side::Black
     });
     eprintln!("warning: battle position; moves without capture unknown, written as 0");
-    Ok(format!("{rows} {} battle {} 0", side.letter(), n * n))
+    let text = format!("{rows} {} battle {} 0", side.letter(), n * n);
+    Jiu::from_text(&Default::default(), &text).map_err(|e| e.to_string())?;
+    Ok(text)
 }
 
-/// Points as `(col, row_from_top)` with the stone there.
-type Grid = Vec<Stone>;
-
-/// A move suggestion from the built-in player: win now if possible, else stop the opponent's
-/// immediate win, else the point that best extends own lines and cuts the opponent's
-/// (sum of squared run lengths through the point, own weighted 1, opponent 0.9, nearer the
-/// centre on ties). Legal moves only (renju forbidden points are skipped by the rules).
-fn suggestion(game: VisionGame, board: &BoardRead, to_move: Option<Side>) -> Result<String> {
+/// A move from the game's default built-in player (the player registry's
+/// `GamePlayers::default_player`, as `boyi analyze` uses) for the read position, in board
+/// notation and as the photo pixels of every point the move names.
+fn suggestion(game: VisionGame, board: &BoardRead, text: &str) -> Result<String> {
+    let (mv, name) = match game {
+        VisionGame::Gomoku => engine_move::<Gomoku>(text)?,
+        VisionGame::Connect6 => engine_move::<Connect6>(text)?,
+        VisionGame::Jiu => engine_move::<Jiu>(text)?,
+        VisionGame::Grid => bail!("--suggest needs --game gomoku, connect6 or jiu"),
+    };
     let n = board.size;
-    let (b, w) = counts(board);
-    let (side, win, stones) = match game {
-        VisionGame::Gomoku => (gomoku_side(b, w), 5, 1),
-        VisionGame::Connect6 => (connect6_side(b, w), 6, if b + w == 0 { 1 } else { 2 }),
-        _ => bail!(
-            "--suggest needs --game gomoku or connect6 (no {} player yet)",
-            game_name(game)
-        ),
-    };
-    let side = to_move.or(side).context("no side to move")?;
-    let me = if side == Side::Black {
-        Stone::Black
-    } else {
-        Stone::White
-    };
-    let mut grid: Grid = board.stones();
-    let mut picks = Vec::new();
-    for _ in 0..stones {
-        let Some(p) = best_point(&grid, n, me, win) else {
-            break;
-        };
-        grid[p.1 * n + p.0] = me;
-        picks.push(p);
-        if longest_through(&grid, n, p, me) >= win {
-            break;
-        }
-    }
-    if picks.is_empty() {
-        bail!("no empty point to suggest");
-    }
-    picks.sort_by_key(|&(c, r)| (c, n - r));
-    let names: Vec<String> = picks.iter().map(|&(c, r)| point_name(n, c, r)).collect();
-    let pixels: Vec<String> = picks
-        .iter()
-        .map(|&(c, r)| {
-            let p = board.at(c, r);
-            format!("{:.1},{:.1}", p.x, p.y)
+    let pixels: Vec<String> = mv
+        .split([' ', '-', '*'])
+        .filter_map(|tok| boyi_core::Point::parse(tok, n).ok())
+        .map(|p| {
+            let at = board.at(p.col as usize, n - 1 - p.row as usize);
+            format!("{:.1},{:.1}", at.x, at.y)
         })
         .collect();
-    let mv = names.join(" ");
-    validate_move(game, board, side, &mv)?;
-    Ok(format!("suggest {mv} pixels {}\n", pixels.join(" ")))
+    Ok(format!(
+        "suggest {mv} pixels {} player {name}\n",
+        pixels.join(" ")
+    ))
 }
 
-fn validate_move(game: VisionGame, board: &BoardRead, side: Side, mv: &str) -> Result<()> {
-    let text = format!("{} {}", run_length_rows(board), side.letter());
-    match game {
-        VisionGame::Gomoku => {
-            Gomoku::from_text(&Default::default(), &text)?.parse_move(mv)?;
-        }
-        VisionGame::Connect6 => {
-            Connect6::from_text(&Default::default(), &text)?.parse_move(mv)?;
-        }
-        _ => {}
+fn engine_move<G: GamePlayers>(text: &str) -> Result<(String, String)> {
+    let pos = G::from_text(&Default::default(), text)?;
+    if let Some(o) = pos.outcome() {
+        bail!("nothing to suggest: the game is over ({o})");
     }
-    Ok(())
-}
-
-fn best_point(grid: &Grid, n: usize, me: Stone, win: usize) -> Option<(usize, usize)> {
-    let them = if me == Stone::Black {
-        Stone::White
-    } else {
-        Stone::Black
-    };
-    let empties: Vec<(usize, usize)> = (0..n * n)
-        .filter(|&k| grid[k] == Stone::Empty)
-        .map(|k| (k % n, k / n))
-        .collect();
-    let reach = |p: (usize, usize), s: Stone| {
-        let mut g = grid.clone();
-        g[p.1 * n + p.0] = s;
-        longest_through(&g, n, p, s)
-    };
-    if let Some(&p) = empties.iter().find(|&&p| reach(p, me) >= win) {
-        return Some(p);
-    }
-    if let Some(&p) = empties.iter().find(|&&p| reach(p, them) >= win) {
-        return Some(p);
-    }
-    let centre = (n as f64 - 1.0) / 2.0;
-    empties.into_iter().max_by(|&a, &b| {
-        let score = |p: (usize, usize)| {
-            let own: f64 = runs_through(grid, n, p, me)
-                .iter()
-                .map(|&r| (r * r) as f64)
-                .sum();
-            let opp: f64 = runs_through(grid, n, p, them)
-                .iter()
-                .map(|&r| (r * r) as f64)
-                .sum();
-            let dist = (p.0 as f64 - centre).hypot(p.1 as f64 - centre);
-            own + 0.9 * opp - 0.01 * dist
-        };
-        score(a).total_cmp(&score(b))
-    })
-}
-
-/// Run lengths of `s` stones through `p` (counting `p` itself) in the four directions.
-fn runs_through(grid: &Grid, n: usize, p: (usize, usize), s: Stone) -> [usize; 4] {
-    [(1i32, 0i32), (0, 1), (1, 1), (1, -1)].map(|(dc, dr)| {
-        let mut len = 1;
-        for sign in [1, -1] {
-            let (mut c, mut r) = (p.0 as i32 + sign * dc, p.1 as i32 + sign * dr);
-            while c >= 0
-                && r >= 0
-                && (c as usize) < n
-                && (r as usize) < n
-                && grid[r as usize * n + c as usize] == s
-            {
-                len += 1;
-                c += sign * dc;
-                r += sign * dr;
-            }
-        }
-        len
-    })
-}
-
-fn longest_through(grid: &Grid, n: usize, p: (usize, usize), s: Stone) -> usize {
-    runs_through(grid, n, p, s).into_iter().max().unwrap_or(0)
+    let mut player = build::<G>(G::default_player(), BuildContext::default())?;
+    let mv = player
+        .choose(
+            &GameHistory::new(pos.clone()),
+            &Limits::default(),
+            &StopFlag::new(),
+            &mut |_: Info| {},
+        )
+        .map_err(|e| anyhow::anyhow!("{}: {e}", player.name()))?;
+    Ok((pos.format_move(&mv), player.name()))
 }
 
 /// The read as JSON: size, corners (top-left, top-right, bottom-right, bottom-left), the

@@ -1,0 +1,24 @@
+//! The arena: matches between Players, with openings, clocks, adjudication, records, and the
+//! statistics that say which player is stronger (Elo with a 95% interval, SPRT).
+//!
+//! - [`spec`]: players named on the command line (`boyi:…`, `cmd:"…"@protocol`);
+//! - [`openings`]: random-ply and file openings;
+//! - [`runner`]: playing the games, concurrently;
+//! - [`record`]: one text record per game;
+//! - [`stats`]: Elo, interval, SPRT;
+//! - [`report`]: the progress bar and the printed summary.
+
+#[macro_use]
+extern crate boyi_core;
+
+pub mod openings;
+pub mod record;
+pub mod report;
+pub mod runner;
+pub mod spec;
+pub mod stats;
+
+pub use record::Record;
+pub use runner::{GameResult, MatchConfig, TimeControl, play_game, run_match};
+pub use spec::PlayerSpec;
+pub use stats::{Sprt, Verdict, Wdl};

@@ -1,0 +1,101 @@
+//! Running a match for a person: a progress bar with the running score (on a terminal),
+//! one line per finished game, the records written to a directory, and the summary whose
+//! last line is `W <wins> D <draws> L <losses> score <%> elo <diff> ci95 <margin>`.
+
+use crate::runner::{GameResult, MatchConfig, run_match};
+use crate::stats::{Verdict, Wdl};
+use boyi_core::TextError;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
+use std::path::Path;
+
+/// Runs the match, writing records to `out` and the report to `w`.
+pub fn run_and_report<G: boyi_engines::GamePlayers>(
+    cfg: &MatchConfig<G>,
+    out: Option<&Path>,
+    w: &mut impl Write,
+) -> Result<Wdl, TextError> {
+    if let Some(dir) = out {
+        std::fs::create_dir_all(dir).map_err(|e| text_err!("--out {}: {e}", dir.display()))?;
+    }
+    let bar = ProgressBar::new(cfg.games as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise}]")
+            .expect("a valid template"),
+    );
+    let io = |e: std::io::Error| text_err!("writing the report: {e}");
+    writeln!(
+        w,
+        "match {}: A {} vs B {}, {} games",
+        G::NAME,
+        cfg.players[0],
+        cfg.players[1],
+        cfg.games
+    )
+    .map_err(io)?;
+    let mut write_error = None;
+    let result = run_match(cfg, |game, wdl| {
+        bar.inc(1);
+        bar.set_message(format!(
+            "A +{} ={} -{} score {:.1}%",
+            wdl.wins,
+            wdl.draws,
+            wdl.losses,
+            wdl.score() * 100.0
+        ));
+        let line = game_line::<G>(game);
+        bar.suspend(|| {
+            let _ = writeln!(w, "{line}");
+        });
+        if let Some(dir) = out {
+            let path = dir.join(format!("game-{:04}.txt", game.index + 1));
+            if let Err(e) = std::fs::write(&path, game.record.to_text::<G>()) {
+                write_error.get_or_insert(text_err!("writing {}: {e}", path.display()));
+            }
+        }
+    });
+    bar.finish_and_clear();
+    let (wdl, verdict) = result?;
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    if let (Some(sprt), Some(v)) = (&cfg.sprt, verdict) {
+        let (lo, hi) = sprt.bounds();
+        let said = match v {
+            Verdict::H1 => "H1 accepted",
+            Verdict::H0 => "H0 accepted",
+            Verdict::Continue => "no decision yet",
+        };
+        writeln!(
+            w,
+            "sprt elo0 {} elo1 {} llr {:.2} bounds ({:.2}, {:.2}): {said}",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.llr(&wdl),
+            lo,
+            hi
+        )
+        .map_err(io)?;
+    }
+    writeln!(w, "{}", wdl.summary()).map_err(io)?;
+    Ok(wdl)
+}
+
+fn game_line<G: boyi_engines::GamePlayers>(g: &GameResult) -> String {
+    let r = &g.record;
+    let result = match r.winner {
+        Some(s) => format!("{} wins", G::side_name(s)),
+        None => "draw".to_string(),
+    };
+    let (a, b) = (g.a_side, g.a_side.opponent());
+    format!(
+        "game {}: A {} ({}) vs B {} ({}): {result} ({}) after {} moves",
+        g.index + 1,
+        r.players[a.index()],
+        G::side_name(a),
+        r.players[b.index()],
+        G::side_name(b),
+        r.reason,
+        r.moves.len()
+    )
+}

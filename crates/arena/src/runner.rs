@@ -1,0 +1,254 @@
+//! Running a match: games between two players on worker threads, colours alternating and
+//! each opening played twice with colours swapped, clocks kept by the arena, illegal moves,
+//! crashes and time losses adjudicated, every game recorded.
+
+use crate::record::Record;
+use crate::spec::PlayerSpec;
+use crate::stats::{Sprt, Verdict, Wdl};
+use boyi_core::{Side, TextError};
+use boyi_engines::{Clock, GameHistory, Limits, Player, PlayerError, StopFlag};
+use boyi_protocol::driver::ExternalOptions;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
+
+/// A time control: `base` for the game, `increment` per move, optionally `moves` per period.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeControl {
+    pub base: Duration,
+    pub increment: Duration,
+    pub moves: Option<u32>,
+}
+
+impl TimeControl {
+    /// Parses `[moves/]base[+increment]`, seconds (fractions allowed): `10+0.1`, `40/60`.
+    pub fn parse(text: &str) -> Result<TimeControl, TextError> {
+        let bad = || {
+            text_err!("--tc {text:?}: expected [moves/]base[+increment] in seconds, e.g. 10+0.1")
+        };
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, r)) => (Some(m.parse::<u32>().map_err(|_| bad())?.max(1)), r),
+            None => (None, text),
+        };
+        let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
+        let secs = |s: &str| {
+            let v: f64 = s.parse().map_err(|_| bad())?;
+            if v.is_finite() && v >= 0.0 {
+                Ok(Duration::from_secs_f64(v))
+            } else {
+                Err(bad())
+            }
+        };
+        let tc = TimeControl {
+            base: secs(base)?,
+            increment: secs(inc)?,
+            moves,
+        };
+        if tc.base.is_zero() {
+            return Err(text_err!("--tc {text:?}: the base time must be positive"));
+        }
+        Ok(tc)
+    }
+}
+
+/// Everything a match needs.
+#[derive(Debug, Clone)]
+pub struct MatchConfig<G: boyi_engines::GamePlayers> {
+    /// Player A and player B.
+    pub players: [PlayerSpec; 2],
+    /// Number of games (rounded up to whole opening pairs only by the openings' cycling).
+    pub games: usize,
+    pub concurrency: usize,
+    /// Fixed per-move limits (depth, nodes, movetime).
+    pub limits: Limits,
+    pub tc: Option<TimeControl>,
+    /// Openings, cycled; game `2k` and `2k+1` play opening `k mod len` with colours swapped.
+    pub openings: Vec<GameHistory<G>>,
+    /// Seed of the built-in players' randomness (each game gets its own).
+    pub seed: u64,
+    pub external: ExternalOptions,
+    /// Time a player may overrun its clock before it loses on time.
+    pub time_margin: Duration,
+    /// Plies after which a game is drawn (`None`: the rules decide alone).
+    pub max_plies: Option<usize>,
+    pub sprt: Option<Sprt>,
+}
+
+/// One finished game.
+#[derive(Debug, Clone)]
+pub struct GameResult {
+    pub index: usize,
+    /// The side player A played.
+    pub a_side: Side,
+    /// A's score: 1, 0.5 or 0.
+    pub a_score: f64,
+    pub record: Record,
+}
+
+/// Whole matches fail only on setup errors (a player that cannot be built or cannot play
+/// this game at all); everything a player does wrong in a game is adjudicated.
+pub fn run_match<G: boyi_engines::GamePlayers>(
+    cfg: &MatchConfig<G>,
+    mut on_game: impl FnMut(&GameResult, &Wdl),
+) -> Result<(Wdl, Option<Verdict>), TextError> {
+    let next = AtomicUsize::new(0);
+    let halt = AtomicBool::new(false);
+    let (tx, rx) = channel::<Result<GameResult, TextError>>();
+    let mut wdl = Wdl::default();
+    let mut verdict = None;
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.concurrency.max(1) {
+            let tx = tx.clone();
+            let (next, halt) = (&next, &halt);
+            scope.spawn(move || {
+                while !halt.load(Ordering::Relaxed) {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= cfg.games {
+                        break;
+                    }
+                    if tx.send(play_game(cfg, index)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for result in rx {
+            match result {
+                Ok(game) => {
+                    wdl.add(game.a_score);
+                    on_game(&game, &wdl);
+                    if let Some(sprt) = &cfg.sprt {
+                        let v = sprt.verdict(&wdl);
+                        verdict = Some(v);
+                        if v != Verdict::Continue {
+                            halt.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+                Err(e) => {
+                    failure.get_or_insert(e);
+                    halt.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok((wdl, verdict)),
+    }
+}
+
+/// Plays game `index` of the match.
+pub fn play_game<G: boyi_engines::GamePlayers>(
+    cfg: &MatchConfig<G>,
+    index: usize,
+) -> Result<GameResult, TextError> {
+    let opening = &cfg.openings[(index / 2) % cfg.openings.len()];
+    let first = opening.current().side_to_move();
+    // A plays the side to move after the opening in even games, the other side in odd ones.
+    let a_side = if index.is_multiple_of(2) {
+        first
+    } else {
+        first.opponent()
+    };
+    let seed = cfg
+        .seed
+        .wrapping_add(index as u64)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut players: Vec<Box<dyn Player<G>>> = Vec::with_capacity(2);
+    let mut names = [String::new(), String::new()];
+    for side in [Side::Black, Side::White] {
+        let spec = &cfg.players[if side == a_side { 0 } else { 1 }];
+        let mut p = spec
+            .build::<G>(seed ^ side.index() as u64, cfg.external)
+            .map_err(|e| e.context(format!("player {spec}")))?;
+        p.new_game();
+        names[side.index()] = spec.to_string();
+        players.push(p);
+    }
+    let (winner, game, reason) =
+        play(cfg, opening.clone(), &mut players).map_err(|(side, e)| {
+            text_err!("player {} cannot play this game: {e}", names[side.index()])
+        })?;
+    let a_score = match winner {
+        Some(w) if w == a_side => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    };
+    let record = Record::new(&game, names, opening.moves().len(), winner, &reason);
+    Ok(GameResult {
+        index,
+        a_side,
+        a_score,
+        record,
+    })
+}
+
+/// The winner, the game and the reason it ended.
+type Played<G> = (Option<Side>, GameHistory<G>, String);
+
+/// Plays one game to its end; `Err` only for a player that cannot play it at all.
+fn play<G: boyi_engines::GamePlayers>(
+    cfg: &MatchConfig<G>,
+    mut game: GameHistory<G>,
+    players: &mut [Box<dyn Player<G>>],
+) -> Result<Played<G>, (Side, PlayerError)> {
+    let mut clock = cfg.tc.map(|tc| Clock {
+        time_left: [tc.base; 2],
+        increment: [tc.increment; 2],
+        moves_to_go: tc.moves,
+    });
+    let mut moves_made = [0u32; 2];
+    let stop = StopFlag::new();
+    loop {
+        if let Some(outcome) = game.current().outcome() {
+            return Ok((outcome.winner, game, outcome.reason.to_string()));
+        }
+        if cfg.max_plies.is_some_and(|m| game.moves().len() >= m) {
+            return Ok((None, game, "move limit".to_string()));
+        }
+        let side = game.current().side_to_move();
+        if let (Some(c), Some(m)) = (&mut clock, cfg.tc.and_then(|tc| tc.moves)) {
+            c.moves_to_go = Some(m - moves_made[side.index()] % m);
+        }
+        let limits = Limits {
+            clock,
+            ..cfg.limits.clone()
+        };
+        let started = Instant::now();
+        let result = players[side.index()].choose(&game, &limits, &stop, &mut |_| {});
+        let spent = started.elapsed();
+        let loss = |reason: String| Ok((Some(side.opponent()), game.clone(), reason));
+        let mv = match result {
+            Ok(mv) => mv,
+            Err(e @ PlayerError::Unsupported(_)) => return Err((side, e)),
+            Err(PlayerError::Illegal(m)) => return loss(format!("illegal move {m}")),
+            Err(PlayerError::Timeout(_)) => return loss("loss on time (no answer)".into()),
+            Err(PlayerError::Crashed(_)) => return loss("crash".into()),
+            Err(PlayerError::Resigned) => return loss("resignation".into()),
+            Err(e) => return loss(format!("{e}")),
+        };
+        if let (Some(c), Some(tc)) = (&mut clock, cfg.tc) {
+            let left = &mut c.time_left[side.index()];
+            if spent > *left + cfg.time_margin {
+                return loss("loss on time".into());
+            }
+            *left = left.saturating_sub(spent) + tc.increment;
+            moves_made[side.index()] += 1;
+            // Every `moves` moves a new period adds the base time again.
+            if tc
+                .moves
+                .is_some_and(|m| moves_made[side.index()].is_multiple_of(m))
+            {
+                *left += tc.base;
+            }
+        }
+        if !game.current().is_legal(&mv) {
+            let text = format!("{mv:?}");
+            return loss(format!("illegal move {text}"));
+        }
+        game.push(mv);
+    }
+}

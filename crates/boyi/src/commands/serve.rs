@@ -1,0 +1,59 @@
+//! `boyi serve`: the web server with its embedded page and SQLite database.
+
+use anyhow::{Context, Result};
+use boyi_server::{Config, limits::Limits};
+use clap::Args;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on (`0.0.0.0:8080` lets people on the network join).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// SQLite database file (created if missing); every game is written to it as played.
+    #[arg(long, default_value = "boyi.sqlite")]
+    pub db: PathBuf,
+    /// WebSocket connections one address may hold at once.
+    #[arg(long, default_value_t = Limits::default().connections_per_ip)]
+    pub max_connections_per_ip: usize,
+    /// New connections one address may open per minute.
+    #[arg(long, default_value_t = Limits::default().connects_per_minute)]
+    pub connects_per_minute: f64,
+    /// Messages per second one connection may send on average.
+    #[arg(long, default_value_t = Limits::default().messages_per_second)]
+    pub messages_per_second: f64,
+    /// Messages one connection may send in a burst.
+    #[arg(long, default_value_t = Limits::default().message_burst)]
+    pub message_burst: f64,
+}
+
+pub fn run(args: &ServeArgs) -> Result<()> {
+    let config = Config {
+        addr: args.addr,
+        db: args.db.clone(),
+        limits: Limits {
+            connections_per_ip: args.max_connections_per_ip,
+            connects_per_minute: args.connects_per_minute,
+            messages_per_second: args.messages_per_second,
+            message_burst: args.message_burst,
+            ..Limits::default()
+        },
+    };
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(async {
+        let running = boyi_server::start(config.clone())
+            .await
+            .with_context(|| format!("starting the server on {}", config.addr))?;
+        eprintln!(
+            "boyi serve: http://{} (database {}, {} unfinished game(s) resumed)",
+            running.addr,
+            config.db.display(),
+            running.resumed
+        );
+        tokio::select! {
+            r = running.wait() => r,
+            _ = tokio::signal::ctrl_c() => Ok(()),
+        }
+    })
+}

@@ -1,0 +1,273 @@
+//! The engine's Connect6 board: every six-point window of every line, with its count of
+//! black and white stones. A stone updates only the (at most 24) windows through it, and with
+//! them the running evaluation sums and the number of threat windows (four or five stones of
+//! one side and none of the other: the opponent must put a stone there).
+
+use boyi_core::{Point, Side};
+use boyi_games::connect6::{Connect6, Move};
+use boyi_games::grid;
+
+/// Value of a window holding `n` stones of one side and none of the other.
+pub const WINDOW_VALUE: [i32; 7] = [0, 1, 8, 40, 260, 520, 100_000];
+
+#[derive(Clone)]
+pub struct Board6 {
+    size: usize,
+    cells: Vec<u8>,
+    counts: Vec<[u8; 2]>,
+    window_cells: Vec<[u16; 6]>,
+    /// Windows through each point: `point_windows[start[p]..start[p + 1]]`.
+    start: Vec<u32>,
+    point_windows: Vec<u32>,
+    sums: [i32; 2],
+    threats: [u32; 2],
+    side: Side,
+    hash: u64,
+    stones: usize,
+    winner: Option<Side>,
+    history: Vec<(u16, u16, Option<Side>)>,
+}
+
+const NONE: u16 = u16::MAX;
+
+impl Board6 {
+    pub fn new(size: usize) -> Board6 {
+        let mut window_cells = Vec::new();
+        for row in 0..size as i32 {
+            for col in 0..size as i32 {
+                for (dc, dr) in grid::DIRECTIONS {
+                    let (dc, dr) = (dc as i32, dr as i32);
+                    let (ec, er) = (col + 5 * dc, row + 5 * dr);
+                    if ec < 0 || er < 0 || ec >= size as i32 || er >= size as i32 {
+                        continue;
+                    }
+                    let cells = std::array::from_fn(|k| {
+                        ((row + k as i32 * dr) * size as i32 + col + k as i32 * dc) as u16
+                    });
+                    window_cells.push(cells);
+                }
+            }
+        }
+        let mut per_point = vec![Vec::new(); size * size];
+        for (w, cells) in window_cells.iter().enumerate() {
+            for &c in cells {
+                per_point[c as usize].push(w as u32);
+            }
+        }
+        let mut start = Vec::with_capacity(size * size + 1);
+        let mut point_windows = Vec::new();
+        for list in &per_point {
+            start.push(point_windows.len() as u32);
+            point_windows.extend_from_slice(list);
+        }
+        start.push(point_windows.len() as u32);
+        Board6 {
+            size,
+            cells: vec![grid::EMPTY; size * size],
+            counts: vec![[0; 2]; window_cells.len()],
+            window_cells,
+            start,
+            point_windows,
+            sums: [0; 2],
+            threats: [0; 2],
+            side: Side::Black,
+            hash: 0,
+            stones: 0,
+            winner: None,
+            history: Vec::new(),
+        }
+    }
+
+    pub fn from_game(pos: &Connect6) -> Board6 {
+        let board = pos.board();
+        let mut b = Board6::new(board.size());
+        for p in board.all_points() {
+            let c = board.get(p);
+            if c != grid::EMPTY {
+                let side = if c == grid::BLACK {
+                    Side::Black
+                } else {
+                    Side::White
+                };
+                b.place(p.index(b.size), side);
+            }
+        }
+        b.side = boyi_core::Game::side_to_move(pos);
+        b.winner = boyi_core::Game::outcome(pos).and_then(|o| o.winner);
+        b
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
+    /// Sets the side to move (for probes that place a stone without passing the turn).
+    pub fn set_side(&mut self, s: Side) {
+        self.side = s;
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash ^ grid::side_key(self.side)
+    }
+
+    pub fn winner(&self) -> Option<Side> {
+        self.winner
+    }
+
+    pub fn stones(&self) -> usize {
+        self.stones
+    }
+
+    pub fn points(&self) -> usize {
+        self.cells.len()
+    }
+
+    pub fn is_empty(&self, p: usize) -> bool {
+        self.cells[p] == grid::EMPTY
+    }
+
+    pub fn point(&self, p: usize) -> Point {
+        Point::from_index(p, self.size)
+    }
+
+    pub fn windows_of(&self, p: usize) -> &[u32] {
+        &self.point_windows[self.start[p] as usize..self.start[p + 1] as usize]
+    }
+
+    pub fn count(&self, w: u32, s: Side) -> u8 {
+        self.counts[w as usize][s.index()]
+    }
+
+    pub fn window_cells(&self, w: u32) -> &[u16; 6] {
+        &self.window_cells[w as usize]
+    }
+
+    pub fn window_count(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// Windows with four or five stones of `s` and none of the other side.
+    pub fn threats(&self, s: Side) -> u32 {
+        self.threats[s.index()]
+    }
+
+    pub fn sums(&self) -> [i32; 2] {
+        self.sums
+    }
+
+    /// The static value for the side to move.
+    pub fn evaluate(&self) -> i32 {
+        let me = self.side.index();
+        self.sums[me] - self.sums[1 - me]
+    }
+
+    fn contribution(c: [u8; 2], s: usize) -> (i32, u32) {
+        if c[1 - s] != 0 {
+            return (0, 0);
+        }
+        (WINDOW_VALUE[c[s] as usize], u32::from(c[s] >= 4))
+    }
+
+    fn place(&mut self, p: usize, side: Side) {
+        self.set(p, side, true);
+    }
+
+    /// Adds (or removes) a stone of `side` on `p`, updating the windows through it.
+    fn set(&mut self, p: usize, side: Side, add: bool) {
+        let s = side.index();
+        self.cells[p] = if add { grid::stone(side) } else { grid::EMPTY };
+        self.hash ^= grid::stone_key(self.point(p), side);
+        if add {
+            self.stones += 1;
+        } else {
+            self.stones -= 1;
+        }
+        for k in self.start[p]..self.start[p + 1] {
+            let w = self.point_windows[k as usize] as usize;
+            let before = self.counts[w];
+            let mut after = before;
+            if add {
+                after[s] += 1;
+                if after[s] == 6 {
+                    self.winner = Some(side);
+                }
+            } else {
+                after[s] -= 1;
+            }
+            self.counts[w] = after;
+            for t in 0..2 {
+                let (v0, t0) = Self::contribution(before, t);
+                let (v1, t1) = Self::contribution(after, t);
+                self.sums[t] += v1 - v0;
+                self.threats[t] = self.threats[t] + t1 - t0;
+            }
+        }
+    }
+
+    /// Plays a turn of one or two stones for the side to move.
+    pub fn play(&mut self, a: usize, b: Option<usize>) {
+        let side = self.side;
+        let winner = self.winner;
+        self.set(a, side, true);
+        let b = b.filter(|_| self.winner.is_none());
+        if let Some(b) = b {
+            self.set(b, side, true);
+        }
+        self.history
+            .push((a as u16, b.map_or(NONE, |b| b as u16), winner));
+        self.side = !side;
+    }
+
+    pub fn undo(&mut self) {
+        let Some((a, b, winner)) = self.history.pop() else {
+            return;
+        };
+        self.side = !self.side;
+        if b != NONE {
+            self.set(b as usize, self.side, false);
+        }
+        self.set(a as usize, self.side, false);
+        self.winner = winner;
+    }
+
+    /// Whether the empty point `p` has a stone within two points.
+    pub fn is_near(&self, p: usize) -> bool {
+        let q = self.point(p);
+        (-2..=2i8).any(|dc| {
+            (-2..=2i8).any(|dr| {
+                q.offset(dc, dr, self.size)
+                    .is_some_and(|r| self.cells[r.index(self.size)] != grid::EMPTY)
+            })
+        })
+    }
+
+    /// The game move of a turn (a winning single stone is a one-stone move).
+    pub fn to_move(&self, a: usize, b: Option<usize>, pos: &Connect6) -> Move {
+        let (pa, pb) = (self.point(a), b.map(|b| self.point(b)));
+        match pb {
+            Some(pb) if !pos.wins_alone(pa) && !pos.wins_alone(pb) => Move::two(pa, pb),
+            Some(pb) if pos.wins_alone(pb) => Move::One(pb),
+            _ => Move::One(pa),
+        }
+    }
+
+    /// Checks the incremental state against a rebuild (tests).
+    pub fn consistent(&self) -> bool {
+        let mut fresh = Board6::new(self.size);
+        for p in 0..self.cells.len() {
+            match self.cells[p] {
+                grid::BLACK => fresh.place(p, Side::Black),
+                grid::WHITE => fresh.place(p, Side::White),
+                _ => {}
+            }
+        }
+        fresh.counts == self.counts
+            && fresh.sums == self.sums
+            && fresh.threats == self.threats
+            && fresh.hash == self.hash
+    }
+}

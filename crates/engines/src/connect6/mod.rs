@@ -1,0 +1,145 @@
+//! Connect6 players beyond the generic ones: the strong engine (`boyi:strong`) and the seed
+//! 003 baseline (`boyi:seed003`).
+
+pub mod board;
+pub mod search;
+pub mod seed003;
+
+use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
+use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
+use board::Board6;
+use boyi_core::{Game, TextError};
+use boyi_games::connect6::{Connect6, Move};
+use search::{Config, Engine6};
+use std::time::Instant;
+
+impl GamePlayers for Connect6 {
+    fn players() -> &'static [(&'static str, &'static str)] {
+        &[
+            (
+                "strong",
+                "six-window threats, blocking/threat/positional pairs, PVS over turns with a transposition table; options: width, singles, depth",
+            ),
+            (
+                "seed003",
+                "seed 003: shape values with the revaluation F = a·own − (1−a)·opponent, two turns of alpha-beta",
+            ),
+        ]
+    }
+
+    fn build_player(
+        spec: &BuiltinSpec,
+        _ctx: BuildContext,
+    ) -> Option<Result<Box<dyn Player<Connect6>>, TextError>> {
+        match spec.name.as_str() {
+            "strong" => Some(strong(spec)),
+            "seed003" => Some(
+                spec.allow(&[])
+                    .map(|()| Box::new(seed003::Seed003::default()) as Box<dyn Player<Connect6>>),
+            ),
+            _ => None,
+        }
+    }
+
+    fn default_player() -> &'static str {
+        "strong"
+    }
+
+    fn bench_positions() -> Vec<BenchPosition> {
+        BENCH
+            .iter()
+            .map(|&(position, depth)| BenchPosition {
+                variant: None,
+                position: position.to_string(),
+                depth,
+            })
+            .collect()
+    }
+}
+
+const BENCH: &[(&str, u32)] = &[
+    (
+        "19/19/19/19/19/19/19/19/10o8/9x9/9o9/19/19/19/19/19/19/19/19 b",
+        4,
+    ),
+    (
+        "19/19/19/19/19/19/19/8o10/8xo9/9xx8/9oo8/10x8/19/19/19/19/19/19/19 w",
+        4,
+    ),
+    (
+        "19/19/19/19/19/19/9o9/8xxo8/7xoxo8/8xox8/9x1o7/19/19/19/19/19/19/19/19 b",
+        3,
+    ),
+];
+
+fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Connect6>>, TextError> {
+    spec.allow(&["width", "singles", "depth"])?;
+    let mut config = Config::default();
+    if let Some(w) = spec.number::<usize>("width")? {
+        config.width = w.max(1);
+    }
+    if let Some(s) = spec.number::<usize>("singles")? {
+        config.singles = s.max(1);
+    }
+    if let Some(d) = spec.number::<u32>("depth")? {
+        config.depth = d.max(1);
+    }
+    Ok(Box::new(Strong6 {
+        engine: Engine6::new(config),
+    }))
+}
+
+/// `boyi:strong` for Connect6.
+pub struct Strong6 {
+    engine: Engine6,
+}
+
+impl Strong6 {
+    pub fn new(config: Config) -> Strong6 {
+        Strong6 {
+            engine: Engine6::new(config),
+        }
+    }
+}
+
+impl Player<Connect6> for Strong6 {
+    fn name(&self) -> String {
+        "boyi:strong".to_string()
+    }
+
+    fn new_game(&mut self) {
+        self.engine.clear();
+    }
+
+    fn choose(
+        &mut self,
+        game: &GameHistory<Connect6>,
+        limits: &Limits,
+        stop: &StopFlag,
+        info: &mut dyn FnMut(Info),
+    ) -> Result<Move, PlayerError> {
+        let pos = game.current();
+        if pos.outcome().is_some() {
+            return Err(PlayerError::GameOver);
+        }
+        let mut b = Board6::from_game(pos);
+        let size = b.size();
+        let started = Instant::now();
+        let found = self.engine.search(&mut b, limits, stop, &mut |f| {
+            info(search::info(size, f, started))
+        });
+        let mv = found.map(|f| b.to_move(f.best.a as usize, f.best.second(), pos));
+        match mv {
+            Some(mv) if pos.is_legal(&mv) => Ok(mv),
+            // Never answer with an illegal move.
+            _ => pos
+                .legal_moves()
+                .into_iter()
+                .next()
+                .ok_or(PlayerError::GameOver),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,571 @@
+//! The strong Connect6 engine. A turn is two stones; pairs come from threat analysis: when the
+//! opponent has threat windows, only pairs that hit all of them; otherwise pairs that make
+//! threats (with double threats — more windows than two stones can block — found at once),
+//! then positional pairs built from the best single points. Alpha-beta (PVS) over turns with
+//! iterative deepening and a transposition table.
+
+use super::board::{Board6, WINDOW_VALUE};
+use crate::alphabeta::{MATE, to_score};
+use crate::player::{Deadline, Info, Limits, StopFlag};
+use boyi_core::Side;
+use std::time::Instant;
+
+const INF: i32 = MATE + 1;
+const WIN_BOUND: i32 = MATE - 1000;
+const NONE: u16 = u16::MAX;
+const MAX_PLY: usize = 64;
+
+/// A turn: one or two points (`b == NONE` for one) and an ordering score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pair {
+    pub a: u16,
+    pub b: u16,
+    pub score: i32,
+}
+
+impl Pair {
+    pub fn second(&self) -> Option<usize> {
+        (self.b != NONE).then_some(self.b as usize)
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Tt {
+    key: u64,
+    value: i32,
+    a: u16,
+    b: u16,
+    depth: i8,
+    flag: u8,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Config {
+    pub tt_entries: usize,
+    /// Pairs searched per node.
+    pub width: usize,
+    /// Single points combined into pairs.
+    pub singles: usize,
+    pub depth: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            tt_entries: 1 << 18,
+            width: 12,
+            singles: 10,
+            depth: 4,
+        }
+    }
+}
+
+pub struct Found {
+    pub best: Pair,
+    pub value: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<Pair>,
+}
+
+pub struct Engine6 {
+    pub config: Config,
+    tt: Vec<Tt>,
+    nodes: u64,
+    aborted: bool,
+    deadline: Option<Deadline>,
+    pool: Vec<Vec<Pair>>,
+    singles: Vec<Vec<(usize, i32)>>,
+    pv: Vec<Vec<Pair>>,
+}
+
+impl Engine6 {
+    pub fn new(config: Config) -> Engine6 {
+        Engine6 {
+            tt: vec![Tt::default(); config.tt_entries.next_power_of_two()],
+            config,
+            nodes: 0,
+            aborted: false,
+            deadline: None,
+            pool: Vec::new(),
+            singles: Vec::new(),
+            pv: vec![Vec::new(); MAX_PLY + 1],
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.tt.iter_mut().for_each(|e| *e = Tt::default());
+    }
+
+    pub fn search(
+        &mut self,
+        b: &mut Board6,
+        limits: &Limits,
+        stop: &StopFlag,
+        info: &mut dyn FnMut(&Found),
+    ) -> Option<Found> {
+        let me = b.side();
+        let budget = limits.time_budget(me);
+        let started = Instant::now();
+        self.nodes = 0;
+        self.aborted = false;
+        if b.stones() == 0 {
+            let c = b.size() / 2;
+            let p = (c * b.size() + c) as u16;
+            return Some(Found {
+                best: Pair {
+                    a: p,
+                    b: NONE,
+                    score: 0,
+                },
+                value: 0,
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+            });
+        }
+        let mut root = Vec::new();
+        self.generate(b, &mut root);
+        let first = *root.first()?;
+        self.deadline = Some(Deadline::new(limits, me, stop));
+        let max_depth = match (limits.depth, budget, limits.nodes, limits.infinite) {
+            (Some(d), ..) => d,
+            (None, Some(_), _, _) | (None, _, Some(_), _) | (None, _, _, true) => 40,
+            _ => self.config.depth,
+        };
+        let mut best = Found {
+            best: first,
+            value: 0,
+            depth: 0,
+            nodes: 0,
+            pv: vec![first],
+        };
+        for depth in 1..=max_depth {
+            let v = self.root(b, &mut root, depth as i32);
+            if self.aborted && depth > 1 {
+                break;
+            }
+            if let Some(&m) = self.pv[0].first() {
+                best = Found {
+                    best: m,
+                    value: v,
+                    depth,
+                    nodes: self.nodes,
+                    pv: self.pv[0].clone(),
+                };
+            }
+            best.nodes = self.nodes;
+            info(&best);
+            let out_of_time = budget.is_some_and(|t| started.elapsed() * 3 > t);
+            if self.aborted || v.abs() > WIN_BOUND || out_of_time {
+                break;
+            }
+        }
+        self.deadline = None;
+        Some(best)
+    }
+
+    fn root(&mut self, b: &mut Board6, moves: &mut [Pair], depth: i32) -> i32 {
+        if let Some(&pv) = self.pv[0].first()
+            && let Some(k) = moves.iter().position(|m| (m.a, m.b) == (pv.a, pv.b))
+        {
+            moves[..=k].rotate_right(1);
+        }
+        let mut alpha = -INF;
+        let mut best = -INF;
+        for (n, &m) in moves.iter().enumerate() {
+            b.play(m.a as usize, m.second());
+            let v = if n == 0 {
+                -self.negamax(b, depth - 1, 1, -INF, -alpha)
+            } else {
+                let mut v = -self.negamax(b, depth - 1, 1, -alpha - 1, -alpha);
+                if v > alpha && !self.aborted {
+                    v = -self.negamax(b, depth - 1, 1, -INF, -alpha);
+                }
+                v
+            };
+            b.undo();
+            if self.aborted && n > 0 {
+                break;
+            }
+            if v > best {
+                best = v;
+                self.set_pv(0, m);
+            }
+            alpha = alpha.max(v);
+        }
+        best
+    }
+
+    fn set_pv(&mut self, ply: usize, m: Pair) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    fn negamax(
+        &mut self,
+        b: &mut Board6,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        self.pv[ply].clear();
+        if self
+            .deadline
+            .as_ref()
+            .is_some_and(|d| d.reached(self.nodes))
+        {
+            self.aborted = true;
+        }
+        let p = ply as i32;
+        if b.winner().is_some() {
+            return -(MATE - p);
+        }
+        if self.aborted || b.stones() == b.points() || ply >= MAX_PLY - 1 {
+            return 0;
+        }
+        let me = b.side();
+        if b.threats(me) > 0 {
+            return MATE - p - 1;
+        }
+        let key = b.hash();
+        let slot = key as usize & (self.tt.len() - 1);
+        let e = self.tt[slot];
+        let mut tt_move = (NONE, NONE);
+        if e.flag != 0 && e.key == key {
+            tt_move = (e.a, e.b);
+            if e.depth as i32 >= depth {
+                let v = from_tt(e.value, p);
+                if e.flag == 1 || (e.flag == 2 && v >= beta) || (e.flag == 3 && v <= alpha) {
+                    return v;
+                }
+            }
+        }
+        if depth <= 0 {
+            if b.threats(!me) > 0 && !blockable(b, !me) {
+                return -(MATE - p - 2);
+            }
+            return b.evaluate() + 30;
+        }
+        let mut moves = self.pool.pop().unwrap_or_default();
+        self.generate(b, &mut moves);
+        if moves.is_empty() {
+            self.pool.push(moves);
+            return -(MATE - p - 2);
+        }
+        if let Some(k) = moves.iter().position(|m| (m.a, m.b) == tt_move) {
+            moves[..=k].rotate_right(1);
+        }
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = moves[0];
+        for (n, &m) in moves.iter().enumerate() {
+            b.play(m.a as usize, m.second());
+            let v = if n == 0 {
+                -self.negamax(b, depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                let mut v = -self.negamax(b, depth - 1, ply + 1, -alpha - 1, -alpha);
+                if v > alpha && v < beta && !self.aborted {
+                    v = -self.negamax(b, depth - 1, ply + 1, -beta, -alpha);
+                }
+                v
+            };
+            b.undo();
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                best_move = m;
+                if v > alpha {
+                    alpha = v;
+                    self.set_pv(ply, m);
+                }
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.pool.push(moves);
+        if !self.aborted {
+            let flag = if best <= alpha0 {
+                3
+            } else if best >= beta {
+                2
+            } else {
+                1
+            };
+            self.tt[slot] = Tt {
+                key,
+                value: to_tt(best, p),
+                a: best_move.a,
+                b: best_move.b,
+                depth: depth as i8,
+                flag,
+            };
+        }
+        best
+    }
+
+    /// The turns worth searching, best first (at most `width`).
+    pub fn generate(&mut self, b: &mut Board6, out: &mut Vec<Pair>) {
+        out.clear();
+        let me = b.side();
+        if let Some(win) = winning_turn(b, me) {
+            out.push(win);
+            return;
+        }
+        if b.threats(!me) > 0 {
+            self.blocking_pairs(b, out);
+        } else {
+            threat_pairs(b, me, out);
+            if let Some(w) = out.iter().copied().find(|p| p.score >= MATE) {
+                out.clear();
+                out.push(w);
+                return;
+            }
+            self.positional_pairs(b, out);
+        }
+        dedupe_sort(out);
+        out.truncate(self.config.width);
+    }
+
+    /// Single points by attack (own windows grown) plus defence (opponent windows spoiled).
+    fn rank_singles(&mut self, b: &Board6, out: &mut Vec<(usize, i32)>) {
+        out.clear();
+        let me = b.side();
+        for p in 0..b.points() {
+            if !b.is_empty(p) || !b.is_near(p) {
+                continue;
+            }
+            out.push((p, single_score(b, p, me)));
+        }
+        out.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
+    }
+
+    fn positional_pairs(&mut self, b: &mut Board6, out: &mut Vec<Pair>) {
+        let mut first = self.singles.pop().unwrap_or_default();
+        let mut second = self.singles.pop().unwrap_or_default();
+        self.rank_singles(b, &mut first);
+        let k1 = self.config.singles.min(first.len());
+        for &(a, sa) in &first[..k1] {
+            // The second stone is ranked with the first already placed (same side to move).
+            let me = b.side();
+            b.play(a, None);
+            b.undo_side_only(me);
+            self.rank_singles(b, &mut second);
+            b.undo_keep_side(me);
+            for &(c, sc) in second.iter().filter(|&&(c, _)| c != a).take(4) {
+                out.push(pair(a, Some(c), sa + sc));
+            }
+        }
+        if out.is_empty()
+            && let Some(&(a, s)) = first.first()
+        {
+            out.push(pair(a, None, s));
+        }
+        self.singles.push(first);
+        self.singles.push(second);
+    }
+
+    /// Pairs that hit every threat window of the opponent.
+    fn blocking_pairs(&mut self, b: &mut Board6, out: &mut Vec<Pair>) {
+        let me = b.side();
+        let windows = threat_windows(b, !me);
+        let mut cells: Vec<usize> = windows.iter().flatten().copied().collect();
+        cells.sort_unstable();
+        cells.dedup();
+        let mut ranked = self.singles.pop().unwrap_or_default();
+        self.rank_singles(b, &mut ranked);
+        for &a in &cells {
+            let rest: Vec<&Vec<usize>> = windows.iter().filter(|w| !w.contains(&a)).collect();
+            let sa = single_score(b, a, me);
+            if rest.is_empty() {
+                for &(c, sc) in ranked.iter().filter(|&&(c, _)| c != a).take(6) {
+                    out.push(pair(a, Some(c), sa + sc));
+                }
+                continue;
+            }
+            for &c in rest[0] {
+                if c != a && rest.iter().all(|w| w.contains(&c)) {
+                    out.push(pair(a, Some(c), sa + single_score(b, c, me)));
+                }
+            }
+        }
+        self.singles.push(ranked);
+    }
+}
+
+fn pair(a: usize, b: Option<usize>, score: i32) -> Pair {
+    let (a, b) = match b {
+        Some(b) if b < a => (b, Some(a)),
+        _ => (a, b),
+    };
+    Pair {
+        a: a as u16,
+        b: b.map_or(NONE, |b| b as u16),
+        score,
+    }
+}
+
+fn dedupe_sort(out: &mut Vec<Pair>) {
+    out.sort_unstable_by_key(|p| (p.a, p.b, std::cmp::Reverse(p.score)));
+    out.dedup_by_key(|p| (p.a, p.b));
+    out.sort_by_key(|p| std::cmp::Reverse(p.score));
+}
+
+/// Attack and defence value of one stone of `me` on `p`.
+fn single_score(b: &Board6, p: usize, me: Side) -> i32 {
+    let mut s = 0;
+    for &w in b.windows_of(p) {
+        let (mine, theirs) = (b.count(w, me), b.count(w, !me));
+        if theirs == 0 {
+            s += WINDOW_VALUE[mine as usize + 1] - WINDOW_VALUE[mine as usize];
+        }
+        if mine == 0 && theirs > 0 {
+            s += WINDOW_VALUE[theirs as usize + 1] - WINDOW_VALUE[theirs as usize];
+        }
+    }
+    s
+}
+
+/// The empty points of each threat window of `s`.
+pub fn threat_windows(b: &Board6, s: Side) -> Vec<Vec<usize>> {
+    if b.threats(s) == 0 {
+        return Vec::new();
+    }
+    (0..b.window_count() as u32)
+        .filter(|&w| b.count(w, s) >= 4 && b.count(w, !s) == 0)
+        .map(|w| {
+            b.window_cells(w)
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| b.is_empty(c))
+                .collect()
+        })
+        .collect()
+}
+
+/// Whether two stones of the other side can hit every threat window of `s`.
+pub fn blockable(b: &Board6, s: Side) -> bool {
+    let windows = threat_windows(b, s);
+    let Some(first) = windows.first() else {
+        return true;
+    };
+    first.iter().any(|&a| {
+        let mut rest = windows.iter().filter(|w| !w.contains(&a));
+        match rest.next() {
+            None => true,
+            Some(w0) => w0.iter().any(|&c| {
+                windows
+                    .iter()
+                    .filter(|w| !w.contains(&a))
+                    .all(|w| w.contains(&c))
+            }),
+        }
+    })
+}
+
+/// A turn that makes six now, if `me` has a threat window.
+fn winning_turn(b: &Board6, me: Side) -> Option<Pair> {
+    let windows = threat_windows(b, me);
+    let w = windows.iter().min_by_key(|w| w.len())?;
+    Some(pair(w[0], w.get(1).copied(), MATE))
+}
+
+/// Pairs that fill two empty points of an own window holding two or three stones (and none
+/// of the opponent's): each makes at least one threat. A pair after which the opponent cannot
+/// block every threat scores `MATE`.
+fn threat_pairs(b: &mut Board6, me: Side, out: &mut Vec<Pair>) {
+    let mut cands: Vec<(usize, usize)> = Vec::new();
+    for w in 0..b.window_count() as u32 {
+        let (mine, theirs) = (b.count(w, me), b.count(w, !me));
+        if theirs != 0 || !(2..=3).contains(&mine) {
+            continue;
+        }
+        let empty: Vec<usize> = b
+            .window_cells(w)
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| b.is_empty(c))
+            .collect();
+        for i in 0..empty.len() {
+            for j in i + 1..empty.len() {
+                cands.push((empty[i].min(empty[j]), empty[i].max(empty[j])));
+            }
+        }
+    }
+    cands.sort_unstable();
+    cands.dedup();
+    for (a, c) in cands {
+        b.play(a, Some(c));
+        let threats = b.threats(me);
+        let score = if threats > 0 && b.threats(!me) == 0 && !blockable(b, me) {
+            MATE
+        } else {
+            // A forcing turn: worth its threats and the position it leaves.
+            -b.evaluate() + 200 * threats as i32
+        };
+        b.undo();
+        out.push(pair(a, Some(c), score));
+    }
+}
+
+impl Board6 {
+    /// Undoes only the side change of a one-stone probe (the stone stays).
+    fn undo_side_only(&mut self, me: Side) {
+        self.set_side(me);
+    }
+
+    /// Takes back a probe stone played with [`Self::undo_side_only`].
+    fn undo_keep_side(&mut self, me: Side) {
+        self.set_side(!me);
+        self.undo();
+    }
+}
+
+fn to_tt(v: i32, ply: i32) -> i32 {
+    if v > WIN_BOUND {
+        v + ply
+    } else if v < -WIN_BOUND {
+        v - ply
+    } else {
+        v
+    }
+}
+
+fn from_tt(v: i32, ply: i32) -> i32 {
+    if v > WIN_BOUND {
+        v - ply
+    } else if v < -WIN_BOUND {
+        v + ply
+    } else {
+        v
+    }
+}
+
+pub fn info(size: usize, f: &Found, started: Instant) -> Info {
+    let time = started.elapsed();
+    let point = |i: usize| boyi_core::Point::from_index(i, size);
+    let text = |p: &Pair| {
+        let (a, c) = (point(p.a as usize), p.second().map(point));
+        match c {
+            Some(c) if c < a => format!("{c} {a}"),
+            Some(c) => format!("{a} {c}"),
+            None => a.to_string(),
+        }
+    };
+    Info {
+        depth: Some(f.depth),
+        score: Some(to_score(f.value)),
+        pv: f.pv.iter().map(text).collect(),
+        nodes: Some(f.nodes),
+        nps: Some((f.nodes as f64 / time.as_secs_f64().max(1e-6)) as u64),
+        time: Some(time),
+        text: None,
+    }
+}

@@ -1,0 +1,405 @@
+//! The engine's Gomoku board: a padded array of cells with, for every point and direction,
+//! the 16-bit window key of its line, the pattern a stone there would make for each side, the
+//! point's threat class and value, and running sums of those values. Playing a stone updates
+//! only the 32 points whose windows contain it, so evaluation is never recomputed from scratch.
+
+use super::pattern::{Combos, Pattern, Threat, shift, tables};
+use boyi_core::{Point, Side};
+use boyi_games::gomoku::{Gomoku, Variant, renju};
+use boyi_games::grid::{self, Board};
+
+const PAD: usize = 4;
+const WALL: u8 = 3;
+
+/// Per-point state, kept in one struct so an update touches one cache line.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cell {
+    stone: u8,
+    /// Window keys per direction.
+    keys: [u16; 4],
+    /// Patterns per side and direction.
+    pats: [[Pattern; 4]; 2],
+    threat: [Threat; 2],
+    value: [i32; 2],
+    /// Stones within the 5×5 square around the point.
+    near: u8,
+}
+
+#[derive(Clone)]
+pub struct EngineBoard {
+    size: usize,
+    width: usize,
+    steps: [isize; 4],
+    cells: Vec<Cell>,
+    rule: Variant,
+    tables: [&'static [u8]; 2],
+    combos: &'static Combos,
+    /// Σ of point values over empty points, per side.
+    sums: [i32; 2],
+    /// Empty points per side and threat class.
+    threat_counts: [[u16; 7]; 2],
+    side: Side,
+    hash: u64,
+    history: Vec<usize>,
+    winner: Option<Side>,
+    /// The rules board, kept in step for exact renju forbidden-point tests.
+    grid: Board,
+    /// Every on-board index, for scans.
+    pub points: Vec<usize>,
+}
+
+impl EngineBoard {
+    pub fn new(size: usize, rule: Variant) -> EngineBoard {
+        let width = size + 2 * PAD;
+        let exact = |s: Side| match rule {
+            Variant::Freestyle => false,
+            Variant::Standard => true,
+            Variant::Renju => s == Side::Black,
+        };
+        let mut b = EngineBoard {
+            size,
+            width,
+            steps: [1, width as isize, width as isize + 1, 1 - width as isize],
+            cells: vec![
+                Cell {
+                    stone: WALL,
+                    ..Cell::default()
+                };
+                width * width
+            ],
+            rule,
+            tables: [
+                &tables(exact(Side::Black)).by_side[0],
+                &tables(exact(Side::White)).by_side[1],
+            ],
+            combos: Combos::get(),
+            sums: [0; 2],
+            threat_counts: [[0; 7]; 2],
+            side: Side::Black,
+            hash: 0,
+            history: Vec::with_capacity(size * size),
+            winner: None,
+            grid: Board::new(size),
+            points: Vec::with_capacity(size * size),
+        };
+        for row in 0..size {
+            for col in 0..size {
+                let i = b.index(Point::new(col as u8, row as u8));
+                b.cells[i].stone = grid::EMPTY;
+                b.points.push(i);
+            }
+        }
+        b.rebuild();
+        b
+    }
+
+    /// The engine board of a game position (stones, side to move, rule).
+    pub fn from_game(pos: &Gomoku) -> EngineBoard {
+        let board = pos.board();
+        let mut b = EngineBoard::new(board.size(), *boyi_core::Game::variant(pos));
+        for p in board.all_points() {
+            let s = board.get(p);
+            if s != grid::EMPTY {
+                let i = b.index(p);
+                b.cells[i].stone = s;
+                b.grid.set(p, s);
+                b.hash ^= grid::stone_key(p, side_of(s));
+            }
+        }
+        b.side = boyi_core::Game::side_to_move(pos);
+        b.rebuild();
+        b
+    }
+
+    /// Recomputes every key, pattern, value and sum from the stones alone.
+    fn rebuild(&mut self) {
+        self.sums = [0; 2];
+        self.threat_counts = [[0; 7]; 2];
+        for n in 0..self.points.len() {
+            let i = self.points[n];
+            let mut near = 0;
+            for dr in -2..=2isize {
+                for dc in -2..=2isize {
+                    let j = (i as isize + dr * self.width as isize + dc) as usize;
+                    near += u8::from(matches!(self.cells[j].stone, grid::BLACK | grid::WHITE));
+                }
+            }
+            self.cells[i].near = near;
+            for d in 0..4 {
+                let mut key = 0u32;
+                for k in (-4..=4).filter(|&k| k != 0) {
+                    let j = (i as isize + k * self.steps[d]) as usize;
+                    key |= (self.cells[j].stone as u32) << shift(k as i32);
+                }
+                self.cells[i].keys[d] = key as u16;
+                for s in 0..2 {
+                    self.cells[i].pats[s][d] = Pattern::from_u8(self.tables[s][key as usize]);
+                }
+            }
+            self.compute(i);
+            let c = &mut self.cells[i];
+            for s in 0..2 {
+                if c.stone == grid::EMPTY {
+                    self.sums[s] += c.value[s];
+                    self.threat_counts[s][c.threat[s] as usize] += 1;
+                }
+            }
+        }
+    }
+
+    /// Sets the threat and value of point `i` from its patterns.
+    fn compute(&mut self, i: usize) {
+        let c = &mut self.cells[i];
+        for s in 0..2 {
+            (c.threat[s], c.value[s]) = self.combos.of(c.pats[s]);
+        }
+    }
+
+    /// Recomputes the threat and value of the empty point `i`, keeping the sums.
+    fn refresh(&mut self, i: usize) {
+        let c = &mut self.cells[i];
+        for s in 0..2 {
+            self.sums[s] -= c.value[s];
+            self.threat_counts[s][c.threat[s] as usize] -= 1;
+            (c.threat[s], c.value[s]) = self.combos.of(c.pats[s]);
+            self.sums[s] += c.value[s];
+            self.threat_counts[s][c.threat[s] as usize] += 1;
+        }
+    }
+
+    pub fn index(&self, p: Point) -> usize {
+        (p.row as usize + PAD) * self.width + p.col as usize + PAD
+    }
+
+    pub fn point(&self, i: usize) -> Point {
+        Point::new((i % self.width - PAD) as u8, (i / self.width - PAD) as u8)
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    pub fn rule(&self) -> Variant {
+        self.rule
+    }
+
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash ^ grid::side_key(self.side)
+    }
+
+    pub fn winner(&self) -> Option<Side> {
+        self.winner
+    }
+
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    pub fn stones(&self) -> usize {
+        self.grid.stones()
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.grid.is_full()
+    }
+
+    pub fn is_empty(&self, i: usize) -> bool {
+        self.cells[i].stone == grid::EMPTY
+    }
+
+    /// Whether an empty point has a stone within two points (the candidate zone).
+    pub fn is_near(&self, i: usize) -> bool {
+        self.cells[i].near > 0
+    }
+
+    pub fn near(&self, i: usize) -> u8 {
+        self.cells[i].near
+    }
+
+    pub fn threat(&self, i: usize, s: Side) -> Threat {
+        self.cells[i].threat[s.index()]
+    }
+
+    pub fn patterns(&self, i: usize, s: Side) -> [Pattern; 4] {
+        self.cells[i].pats[s.index()]
+    }
+
+    pub fn value(&self, i: usize, s: Side) -> i32 {
+        self.cells[i].value[s.index()]
+    }
+
+    /// Empty points where `s` has a threat of class `t`.
+    pub fn count(&self, s: Side, t: Threat) -> u16 {
+        self.threat_counts[s.index()][t as usize]
+    }
+
+    /// Empty points where `s` has a threat of class at least `t`.
+    pub fn count_at_least(&self, s: Side, t: Threat) -> u16 {
+        self.threat_counts[s.index()][t as usize..].iter().sum()
+    }
+
+    /// The static value for the side to move.
+    pub fn evaluate(&self) -> i32 {
+        let me = self.side.index();
+        self.sums[me] - self.sums[1 - me]
+    }
+
+    pub fn sums(&self) -> [i32; 2] {
+        self.sums
+    }
+
+    pub fn last(&self) -> Option<usize> {
+        self.history.last().copied()
+    }
+
+    /// Places a stone of the side to move on the empty point `i`.
+    pub fn play(&mut self, i: usize) {
+        debug_assert!(self.is_empty(i));
+        let s = self.side;
+        let wins = self.cells[i].threat[s.index()] == Threat::Five && self.is_real_five(i, s);
+        for t in 0..2 {
+            self.sums[t] -= self.cells[i].value[t];
+            self.threat_counts[t][self.cells[i].threat[t] as usize] -= 1;
+        }
+        let stone = grid::stone(s);
+        self.cells[i].stone = stone;
+        let p = self.point(i);
+        self.grid.set(p, stone);
+        self.hash ^= grid::stone_key(p, s);
+        self.update_around(i, stone as u32);
+        self.history.push(i);
+        if wins {
+            self.winner = Some(s);
+        }
+        self.side = !s;
+    }
+
+    /// Takes back the last stone.
+    pub fn undo(&mut self) {
+        let Some(i) = self.history.pop() else {
+            return;
+        };
+        self.side = !self.side;
+        self.winner = None;
+        let p = self.point(i);
+        self.grid.set(p, grid::EMPTY);
+        self.hash ^= grid::stone_key(p, self.side);
+        self.cells[i].stone = grid::EMPTY;
+        self.update_around(i, 0);
+        self.compute(i);
+        for t in 0..2 {
+            self.sums[t] += self.cells[i].value[t];
+            self.threat_counts[t][self.cells[i].threat[t] as usize] += 1;
+        }
+    }
+
+    /// Writes `code` (a stone, or 0 to clear) into the windows of the 32 points around `i`.
+    fn update_around(&mut self, i: usize, code: u32) {
+        let delta: i8 = if code == 0 { -1 } else { 1 };
+        for dr in -2..=2isize {
+            for dc in -2..=2isize {
+                let j = (i as isize + dr * self.width as isize + dc) as usize;
+                let n = &mut self.cells[j].near;
+                *n = n.wrapping_add_signed(delta);
+            }
+        }
+        for d in 0..4 {
+            for k in (-4..=4isize).filter(|&k| k != 0) {
+                let j = (i as isize - k * self.steps[d]) as usize;
+                if self.cells[j].stone == WALL {
+                    continue;
+                }
+                // In j's window, i sits at offset k.
+                let sh = shift(k as i32);
+                let c = &mut self.cells[j];
+                let key = (c.keys[d] as u32 & !(3 << sh)) | (code << sh);
+                c.keys[d] = key as u16;
+                for s in 0..2 {
+                    c.pats[s][d] = Pattern::from_u8(self.tables[s][key as usize]);
+                }
+                // Occupied points get their threat and value back when they are emptied.
+                if c.stone == grid::EMPTY {
+                    self.refresh(j);
+                }
+            }
+        }
+    }
+
+    /// Whether a stone of `s` on `i` makes a winning line under the rule (the pattern
+    /// windows see four points each way, so exact fives are confirmed on the board).
+    pub fn is_real_five(&self, i: usize, s: Side) -> bool {
+        let pats = self.cells[i].pats[s.index()];
+        if self.rule.wins(s, 6) {
+            return pats.contains(&Pattern::Five);
+        }
+        let p = self.point(i);
+        let cell = grid::stone(s);
+        grid::DIRECTIONS.iter().enumerate().any(|(d, &(dc, dr))| {
+            pats[d] == Pattern::Five && {
+                let mut n = 1;
+                for sign in [1i8, -1] {
+                    let mut k = 1;
+                    while self.grid.at(p, dc * sign, dr * sign, k) == Some(cell) {
+                        n += 1;
+                        k += 1;
+                    }
+                }
+                self.rule.wins(s, n)
+            }
+        })
+    }
+
+    /// Whether `s` may play on the empty point `i` (renju forbids black some points).
+    pub fn is_legal_for(&mut self, i: usize, s: Side) -> bool {
+        !(s == Side::Black && self.rule == Variant::Renju && self.forbidden(i))
+    }
+
+    /// Whether the empty point `i` is forbidden for black (renju). Only points whose
+    /// patterns could form a forbidden shape are given to the exact rules test.
+    pub fn forbidden(&mut self, i: usize) -> bool {
+        if self.rule != Variant::Renju {
+            return false;
+        }
+        let pats = self.cells[i].pats[0];
+        if pats.contains(&Pattern::Five) && self.is_real_five(i, Side::Black) {
+            return false;
+        }
+        let strong = pats
+            .iter()
+            .filter(|&&p| matches!(p, Pattern::F3 | Pattern::B4 | Pattern::F4))
+            .count();
+        let suspect = strong >= 2
+            || pats
+                .iter()
+                .any(|&p| matches!(p, Pattern::F4 | Pattern::Overline | Pattern::Five));
+        let p = self.point(i);
+        suspect && renju::is_forbidden(&mut self.grid, p)
+    }
+
+    /// Checks the incremental state against a rebuild from the stones (tests).
+    pub fn consistent(&self) -> bool {
+        let mut fresh = self.clone();
+        fresh.rebuild();
+        fresh.sums == self.sums
+            && fresh.threat_counts == self.threat_counts
+            && self.points.iter().all(|&i| {
+                let (a, b) = (&fresh.cells[i], &self.cells[i]);
+                a.keys == b.keys
+                    && a.pats == b.pats
+                    && a.near == b.near
+                    && (b.stone != grid::EMPTY || (a.value == b.value && a.threat == b.threat))
+            })
+    }
+}
+
+fn side_of(stone: u8) -> Side {
+    if stone == grid::BLACK {
+        Side::Black
+    } else {
+        Side::White
+    }
+}

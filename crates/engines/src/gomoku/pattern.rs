@@ -1,0 +1,323 @@
+//! Line patterns of Gomoku, precomputed once for every window of a line.
+//!
+//! A point's window in one direction is the 8 points around it (4 on each side), each empty,
+//! own, other (an opponent stone or off the board) — 2 bits each, a 16-bit key. For every key
+//! the table holds what a stone of the own side on the centre makes in that line: a five, a
+//! straight four, a four, a three, ... The table is filled by dynamic programming over keys with
+//! more own stones first, so a shape is defined by what one more own stone makes of it:
+//! a four has one point that makes a five, a straight four two; a three can become a straight
+//! four, a "blocked" three only a four; and so on down to ones.
+
+use std::sync::OnceLock;
+
+/// What a stone on the centre of a window makes in that line, weakest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[repr(u8)]
+pub enum Pattern {
+    #[default]
+    Dead = 0,
+    /// Six or more where only exactly five counts (an overline).
+    Overline,
+    B1,
+    F1,
+    B2,
+    F2,
+    B3,
+    F3,
+    B4,
+    F4,
+    Five,
+}
+
+pub const PATTERNS: usize = 11;
+
+impl Pattern {
+    const ALL: [Pattern; PATTERNS] = [
+        Pattern::Dead,
+        Pattern::Overline,
+        Pattern::B1,
+        Pattern::F1,
+        Pattern::B2,
+        Pattern::F2,
+        Pattern::B3,
+        Pattern::F3,
+        Pattern::B4,
+        Pattern::F4,
+        Pattern::Five,
+    ];
+
+    pub fn from_u8(v: u8) -> Pattern {
+        Pattern::ALL[v as usize]
+    }
+}
+
+/// A point's threat class for one side, combining its four line patterns, weakest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[repr(u8)]
+pub enum Threat {
+    #[default]
+    None = 0,
+    /// Makes a three (one straight-four point).
+    Three,
+    /// Makes two threes at once.
+    DoubleThree,
+    /// Makes a four (one five point): the opponent must answer.
+    Four,
+    /// Makes a four and a three: wins unless the four's answer stops the three.
+    FourThree,
+    /// Makes a straight four or two fours: wins next move.
+    FlexFour,
+    /// Makes five.
+    Five,
+}
+
+/// Cell codes inside a window key.
+pub const EMPTY: u32 = 0;
+pub const OWN_BLACK: u32 = 1;
+pub const OWN_WHITE: u32 = 2;
+pub const WALL: u32 = 3;
+
+/// Bit position of the neighbour at signed offset `k` (−4..=4, not 0) in a window key.
+pub const fn shift(k: i32) -> u32 {
+    let slot = if k < 0 { k + 4 } else { k + 3 };
+    (slot * 2) as u32
+}
+
+/// Pattern tables for one five rule: `[black, white]` × 65536 keys.
+pub struct Tables {
+    pub by_side: [Vec<u8>; 2],
+}
+
+/// The tables for `exact` five (standard; renju for black) or five-or-more.
+pub fn tables(exact: bool) -> &'static Tables {
+    static EXACT: OnceLock<Tables> = OnceLock::new();
+    static OPEN: OnceLock<Tables> = OnceLock::new();
+    let cell = if exact { &EXACT } else { &OPEN };
+    cell.get_or_init(|| Tables {
+        by_side: [build(OWN_BLACK, exact), build(OWN_WHITE, exact)],
+    })
+}
+
+/// The window as 9 cells (centre = own) for a key, own stones marked 1, others 2, walls 3.
+fn cells(key: u32, own: u32) -> [u32; 9] {
+    let mut c = [0u32; 9];
+    for (i, k) in (-4..=4).enumerate() {
+        c[i] = if k == 0 {
+            1
+        } else {
+            match (key >> shift(k)) & 3 {
+                EMPTY => 0,
+                v if v == own => 1,
+                _ => 2,
+            }
+        };
+    }
+    c
+}
+
+/// The length of the own run through the centre.
+fn centre_run(c: &[u32; 9]) -> usize {
+    let mut n = 1;
+    let mut i = 3;
+    while i < 9 && c[i] == 1 {
+        n += 1;
+        if i == 0 {
+            break;
+        }
+        i -= 1;
+    }
+    let mut j = 5;
+    while j < 9 && c[j] == 1 {
+        n += 1;
+        j += 1;
+    }
+    n
+}
+
+fn build(own: u32, exact: bool) -> Vec<u8> {
+    let mut table = vec![0u8; 1 << 16];
+    // Keys with more own stones first: a key's pattern reads keys with one more own stone.
+    let mut keys: Vec<u32> = (0..1u32 << 16).collect();
+    let own_count = |key: u32| (0..8).filter(|i| (key >> (2 * i)) & 3 == own).count();
+    keys.sort_by_key(|&k| std::cmp::Reverse(own_count(k)));
+    for key in keys {
+        table[key as usize] = classify(key, own, exact, &table) as u8;
+    }
+    table
+}
+
+fn classify(key: u32, own: u32, exact: bool, table: &[u8]) -> Pattern {
+    let run = centre_run(&cells(key, own));
+    if run == 5 || (run > 5 && !exact) {
+        return Pattern::Five;
+    }
+    if run > 5 {
+        return Pattern::Overline;
+    }
+    let mut fives = 0;
+    let mut best = Pattern::Dead;
+    for k in (-4..=4).filter(|&k| k != 0) {
+        if (key >> shift(k)) & 3 != EMPTY {
+            continue;
+        }
+        let next = Pattern::from_u8(table[(key | (own << shift(k))) as usize]);
+        if next == Pattern::Five {
+            fives += 1;
+        }
+        best = best.max(next);
+    }
+    match fives {
+        0 => match best {
+            Pattern::F4 => Pattern::F3,
+            Pattern::B4 => Pattern::B3,
+            Pattern::F3 => Pattern::F2,
+            Pattern::B3 => Pattern::B2,
+            Pattern::F2 => Pattern::F1,
+            Pattern::B2 => Pattern::B1,
+            _ => Pattern::Dead,
+        },
+        1 => Pattern::B4,
+        _ => Pattern::F4,
+    }
+}
+
+/// The threat class of four line patterns.
+pub fn threat(p: [Pattern; 4]) -> Threat {
+    let count = |x: Pattern| p.iter().filter(|&&q| q == x).count();
+    let fours = count(Pattern::B4);
+    let threes = count(Pattern::F3);
+    if p.contains(&Pattern::Five) {
+        Threat::Five
+    } else if p.contains(&Pattern::F4) || fours >= 2 {
+        Threat::FlexFour
+    } else if fours == 1 && threes >= 1 {
+        Threat::FourThree
+    } else if fours == 1 {
+        Threat::Four
+    } else if threes >= 2 {
+        Threat::DoubleThree
+    } else if threes == 1 {
+        Threat::Three
+    } else {
+        Threat::None
+    }
+}
+
+/// Attack value of a point for one side, per pattern of a line.
+pub const PATTERN_VALUE: [i32; PATTERNS] = [0, 0, 1, 3, 6, 16, 18, 48, 56, 160, 1000];
+
+/// Extra value per threat class (combinations the line values underrate).
+pub const THREAT_VALUE: [i32; 7] = [0, 0, 120, 20, 400, 800, 5000];
+
+/// A point's value for one side from its four patterns.
+pub fn point_value(p: [Pattern; 4]) -> i32 {
+    p.iter().map(|&x| PATTERN_VALUE[x as usize]).sum::<i32>() + THREAT_VALUE[threat(p) as usize]
+}
+
+/// Threat class and value of every combination of four patterns, so that the per-move update
+/// is two table reads per point.
+pub struct Combos {
+    threat: Vec<Threat>,
+    value: Vec<i32>,
+}
+
+pub fn combo_index(p: [Pattern; 4]) -> usize {
+    ((p[0] as usize * PATTERNS + p[1] as usize) * PATTERNS + p[2] as usize) * PATTERNS
+        + p[3] as usize
+}
+
+impl Combos {
+    pub fn get() -> &'static Combos {
+        static COMBOS: OnceLock<Combos> = OnceLock::new();
+        COMBOS.get_or_init(|| {
+            let n = PATTERNS.pow(4);
+            let mut c = Combos {
+                threat: vec![Threat::None; n],
+                value: vec![0; n],
+            };
+            for i in 0..n {
+                let p = [
+                    Pattern::from_u8((i / (PATTERNS * PATTERNS * PATTERNS)) as u8),
+                    Pattern::from_u8((i / (PATTERNS * PATTERNS) % PATTERNS) as u8),
+                    Pattern::from_u8((i / PATTERNS % PATTERNS) as u8),
+                    Pattern::from_u8((i % PATTERNS) as u8),
+                ];
+                c.threat[i] = threat(p);
+                c.value[i] = point_value(p);
+            }
+            c
+        })
+    }
+
+    pub fn of(&self, p: [Pattern; 4]) -> (Threat, i32) {
+        let i = combo_index(p);
+        (self.threat[i], self.value[i])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A key from a 9-character line: `x` own (black), `o` white, `#` wall, `.` empty; the
+    /// centre character is ignored.
+    fn key(line: &str) -> u32 {
+        let b = line.as_bytes();
+        let mut key = 0;
+        for (i, k) in (-4..=4).enumerate() {
+            if k == 0 {
+                continue;
+            }
+            let v = match b[i] {
+                b'x' => OWN_BLACK,
+                b'o' => OWN_WHITE,
+                b'#' => WALL,
+                _ => EMPTY,
+            };
+            key |= v << shift(k);
+        }
+        key
+    }
+
+    fn pat(line: &str, exact: bool) -> Pattern {
+        Pattern::from_u8(tables(exact).by_side[0][key(line) as usize])
+    }
+
+    #[test]
+    fn shapes_are_classified() {
+        for (line, want) in [
+            ("..xx_xx..", Pattern::Five),
+            ("xxxx_....", Pattern::Five),
+            ("..xx_x...", Pattern::F4),
+            ("o.xx_x...", Pattern::F4),
+            ("oxxx_....", Pattern::B4),
+            ("..x._xx..", Pattern::B4),
+            ("..x._.xx.", Pattern::F3),
+            ("...x_x...", Pattern::F3),
+            ("..x._x...", Pattern::F3),
+            ("ox.x_....", Pattern::B3),
+            ("#xx._....", Pattern::B3),
+            ("...._x...", Pattern::F2),
+            ("o..x_o...", Pattern::Dead),
+            ("...._....", Pattern::F1),
+            ("#.x._xo..", Pattern::B3),
+            ("#.x._o...", Pattern::Dead),
+        ] {
+            assert_eq!(pat(line, false), want, "{line}");
+        }
+        assert_eq!(pat("xxxx_x...", false), Pattern::Five);
+        assert_eq!(pat("xxxx_x...", true), Pattern::Overline);
+        // x.xxx.x: two five-points in one line, a flex four (a double four in renju).
+        assert_eq!(pat("x.xx_.x..", false), Pattern::F4);
+    }
+
+    #[test]
+    fn threats_combine_lines() {
+        use Pattern::*;
+        assert_eq!(threat([B4, B4, Dead, Dead]), Threat::FlexFour);
+        assert_eq!(threat([B4, F3, Dead, Dead]), Threat::FourThree);
+        assert_eq!(threat([F3, F3, B1, Dead]), Threat::DoubleThree);
+        assert_eq!(threat([F2, F2, B3, Dead]), Threat::None);
+        assert_eq!(threat([Five, Dead, Dead, Dead]), Threat::Five);
+    }
+}

@@ -1,0 +1,532 @@
+//! The strong Gomoku engine: threat-space search first (VCF, then VCT within a budget), then
+//! principal-variation search with iterative deepening and a transposition table over
+//! candidate moves chosen by threats (forced answers to fives and threes) and the neighbourhood
+//! of the stones, ordered by the incremental point values.
+
+use super::board::EngineBoard;
+use super::pattern::Threat;
+use super::threat::{ThreatSearch, collect, fives};
+use crate::alphabeta::{MATE, to_score};
+use crate::player::{Deadline, Info, Limits, StopFlag};
+use boyi_core::{Point, Side};
+use std::time::{Duration, Instant};
+
+const INF: i32 = MATE + 1;
+const WIN_BOUND: i32 = MATE - 1000;
+const MAX_PLY: usize = 128;
+
+#[derive(Debug, Clone, Copy, Default)]
+struct TtEntry {
+    key: u64,
+    value: i32,
+    best: u16,
+    depth: i8,
+    /// 0 empty, 1 exact, 2 lower bound, 3 upper bound.
+    flag: u8,
+}
+
+/// Options of the strong player.
+#[derive(Debug, Clone, Copy)]
+pub struct Config {
+    /// Transposition table entries (a power of two).
+    pub tt_entries: usize,
+    /// Moves searched per inner node after ordering.
+    pub width: usize,
+    /// Whether to try VCT at the root.
+    pub vct: bool,
+    /// Default depth when the limits give neither depth, nodes nor time.
+    pub depth: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            tt_entries: 1 << 20,
+            width: 18,
+            vct: true,
+            depth: 8,
+        }
+    }
+}
+
+/// What one search found.
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub best: usize,
+    pub value: i32,
+    pub depth: u32,
+    pub pv: Vec<usize>,
+    pub nodes: u64,
+}
+
+pub struct Engine {
+    pub config: Config,
+    tt: Vec<TtEntry>,
+    nodes: u64,
+    aborted: bool,
+    deadline: Option<Deadline>,
+    threats: ThreatSearch,
+    pool: Vec<Vec<(usize, i32)>>,
+    killers: [[usize; 2]; MAX_PLY],
+    pv_table: Vec<Vec<usize>>,
+    scratch: Vec<usize>,
+}
+
+impl Engine {
+    pub fn new(config: Config) -> Engine {
+        Engine {
+            tt: vec![TtEntry::default(); config.tt_entries.next_power_of_two()],
+            config,
+            nodes: 0,
+            aborted: false,
+            deadline: None,
+            threats: ThreatSearch::default(),
+            pool: Vec::new(),
+            killers: [[0; 2]; MAX_PLY],
+            pv_table: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            scratch: Vec::with_capacity(64),
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.tt.iter_mut().for_each(|e| *e = TtEntry::default());
+    }
+
+    /// Searches the position of `b` within `limits`, reporting each finished iteration.
+    pub fn search(
+        &mut self,
+        b: &mut EngineBoard,
+        limits: &Limits,
+        stop: &StopFlag,
+        info: &mut dyn FnMut(&EngineBoard, &Found),
+    ) -> Option<Found> {
+        let me = b.side();
+        let deadline = Deadline::new(limits, me, stop);
+        let budget = limits.time_budget(me);
+        let started = Instant::now();
+        self.nodes = 0;
+        self.aborted = false;
+        self.killers = [[0; 2]; MAX_PLY];
+        let root = self.root_moves(b);
+        let first = *root.first()?;
+        if let Some(found) = self.threat_first(b, budget, limits, started) {
+            info(b, &found);
+            return Some(found);
+        }
+        self.deadline = Some(deadline);
+        let max_depth = match (limits.depth, limits.infinite, budget, limits.nodes) {
+            (Some(d), _, _, _) => d,
+            (None, true, _, _) | (None, _, Some(_), _) | (None, _, _, Some(_)) => 60,
+            _ => self.config.depth,
+        };
+        let mut best = Found {
+            best: first,
+            value: 0,
+            depth: 0,
+            pv: vec![first],
+            nodes: 0,
+        };
+        for depth in 1..=max_depth {
+            let v = self.root(b, &root, depth as i32);
+            if self.aborted && depth > 1 {
+                break;
+            }
+            let pv = self.pv_table[0].clone();
+            if let Some(&m) = pv.first() {
+                best = Found {
+                    best: m,
+                    value: v,
+                    depth,
+                    pv,
+                    nodes: self.nodes,
+                };
+            }
+            best.nodes = self.nodes;
+            info(b, &best);
+            let spent = started.elapsed();
+            let out_of_time = budget.is_some_and(|t| spent * 2 > t);
+            if self.aborted || v.abs() > WIN_BOUND || out_of_time {
+                break;
+            }
+        }
+        self.deadline = None;
+        Some(best)
+    }
+
+    /// Forced wins by threats before the main search: VCF always, VCT within a share of the
+    /// time (or a node budget when searching to a fixed depth).
+    fn threat_first(
+        &mut self,
+        b: &mut EngineBoard,
+        budget: Option<Duration>,
+        limits: &Limits,
+        started: Instant,
+    ) -> Option<Found> {
+        let share = |f: u32| budget.map(|t| started + t / f);
+        self.threats.reset(400_000, share(4));
+        let vcf = self.threats.vcf(b, 30);
+        self.nodes += self.threats.nodes;
+        if vcf {
+            return Some(self.threat_found(b));
+        }
+        if !self.config.vct || limits.depth.is_some_and(|d| d < 4) {
+            return None;
+        }
+        self.threats.reset(150_000, share(5));
+        let vct = self.threats.vct(b, 7, 10);
+        self.nodes += self.threats.nodes;
+        vct.then(|| self.threat_found(b))
+    }
+
+    fn threat_found(&self, b: &EngineBoard) -> Found {
+        let pv = self.threats.line.clone();
+        // Plies to the five: the line's length when complete (VCF), else an estimate.
+        let plies = if pv.len() > 1 { pv.len() as i32 } else { 9 };
+        let _ = b;
+        Found {
+            best: pv[0],
+            value: MATE - plies,
+            depth: 0,
+            pv,
+            nodes: self.nodes,
+        }
+    }
+
+    /// Root candidates: every point a good search would consider, best first.
+    fn root_moves(&mut self, b: &mut EngineBoard) -> Vec<usize> {
+        let mut scored = Vec::new();
+        self.generate(b, &mut scored, 0);
+        if scored.is_empty() {
+            // No candidate from threats or neighbourhood: any legal empty point.
+            let me = b.side();
+            for n in 0..b.points.len() {
+                let i = b.points[n];
+                if b.is_empty(i) && b.is_legal_for(i, me) {
+                    scored.push((i, 0));
+                }
+            }
+        }
+        scored.into_iter().map(|(i, _)| i).collect()
+    }
+
+    fn root(&mut self, b: &mut EngineBoard, moves: &[usize], depth: i32) -> i32 {
+        let mut alpha = -INF;
+        let beta = INF;
+        let mut order: Vec<usize> = moves.to_vec();
+        if let Some(&pv) = self.pv_table[0].first()
+            && let Some(k) = order.iter().position(|&m| m == pv)
+        {
+            order[..=k].rotate_right(1);
+        }
+        let mut best = -INF;
+        for (n, &m) in order.iter().enumerate() {
+            b.play(m);
+            let v = if n == 0 {
+                -self.negamax(b, depth - 1, 1, -beta, -alpha)
+            } else {
+                let mut v = -self.negamax(b, depth - 1, 1, -alpha - 1, -alpha);
+                if v > alpha && !self.aborted {
+                    v = -self.negamax(b, depth - 1, 1, -beta, -alpha);
+                }
+                v
+            };
+            b.undo();
+            if self.aborted && n > 0 {
+                break;
+            }
+            if v > best {
+                best = v;
+                self.set_pv(0, m);
+            }
+            alpha = alpha.max(v);
+        }
+        best
+    }
+
+    fn set_pv(&mut self, ply: usize, m: usize) {
+        let (head, tail) = self.pv_table.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    fn negamax(
+        &mut self,
+        b: &mut EngineBoard,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        self.pv_table[ply].clear();
+        if self
+            .deadline
+            .as_ref()
+            .is_some_and(|d| d.reached(self.nodes))
+        {
+            self.aborted = true;
+        }
+        let p = ply as i32;
+        if b.winner().is_some() {
+            return -(MATE - p);
+        }
+        if b.is_full() || self.aborted || ply >= MAX_PLY - 1 {
+            return 0;
+        }
+        let me = b.side();
+        if let Some(v) = self.immediate(b, p) {
+            return v;
+        }
+        let key = b.hash();
+        let slot = (key as usize) & (self.tt.len() - 1);
+        let e = self.tt[slot];
+        let mut tt_move = usize::MAX;
+        if e.flag != 0 && e.key == key {
+            tt_move = e.best as usize;
+            if e.depth as i32 >= depth {
+                let v = from_tt(e.value, p);
+                let cut = match e.flag {
+                    1 => true,
+                    2 => v >= beta,
+                    _ => v <= alpha,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+        // Threat extension: a quiet leaf only when the opponent threatens no straight four
+        // or four-three next move.
+        let threatened = b.count_at_least(!me, Threat::FourThree) > 0;
+        if depth <= 0 && (!threatened || depth <= -4) {
+            return self.leaf(b);
+        }
+        let mut moves = self.pool.pop().unwrap_or_else(|| Vec::with_capacity(64));
+        self.generate(b, &mut moves, ply);
+        if moves.is_empty() {
+            self.pool.push(moves);
+            return self.leaf(b);
+        }
+        for mv in moves.iter_mut() {
+            if mv.0 == tt_move {
+                mv.1 = i32::MAX;
+            } else if self.killers[ply].contains(&mv.0) {
+                mv.1 = mv.1.saturating_add(50_000);
+            }
+        }
+        moves.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
+        // A single forced answer does not use up depth.
+        let forced = moves.len() == 1;
+        moves.truncate(if depth <= 0 { 8 } else { self.config.width });
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = moves[0].0;
+        for (n, &(m, _)) in moves.iter().enumerate() {
+            let child = if forced && depth > 0 {
+                depth
+            } else {
+                depth - 1
+            };
+            b.play(m);
+            let v = if n == 0 {
+                -self.negamax(b, child, ply + 1, -beta, -alpha)
+            } else {
+                let reduce = if n >= 6 && depth >= 3 && !forced {
+                    1
+                } else {
+                    0
+                };
+                let mut v = -self.negamax(b, child - reduce, ply + 1, -alpha - 1, -alpha);
+                if v > alpha && !self.aborted {
+                    v = -self.negamax(b, child, ply + 1, -beta, -alpha);
+                }
+                v
+            };
+            b.undo();
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                best_move = m;
+                if v > alpha {
+                    alpha = v;
+                    self.set_pv(ply, m);
+                }
+            }
+            if alpha >= beta {
+                if !self.killers[ply].contains(&m) {
+                    self.killers[ply] = [m, self.killers[ply][0]];
+                }
+                break;
+            }
+        }
+        self.pool.push(moves);
+        if !self.aborted {
+            let flag = if best <= alpha0 {
+                3
+            } else if best >= beta {
+                2
+            } else {
+                1
+            };
+            self.tt[slot] = TtEntry {
+                key,
+                value: to_tt(best, p),
+                best: best_move as u16,
+                depth: depth.clamp(-100, 100) as i8,
+                flag,
+            };
+        }
+        let _ = me;
+        best
+    }
+
+    /// Values decided by the threats on the board alone: a five to make, two fives to stop,
+    /// a straight four to make.
+    fn immediate(&mut self, b: &mut EngineBoard, p: i32) -> Option<i32> {
+        let me = b.side();
+        let mut f = std::mem::take(&mut self.scratch);
+        fives(b, me, &mut f);
+        let mut out = (!f.is_empty()).then_some(MATE - p - 1);
+        if out.is_none() {
+            fives(b, !me, &mut f);
+            if f.len() >= 2 || (f.len() == 1 && !b.is_legal_for(f[0], me)) {
+                out = Some(-(MATE - p - 2));
+            } else if f.is_empty() && b.count(me, Threat::FlexFour) > 0 {
+                collect(b, me, Threat::FlexFour, &mut f);
+                if !f.is_empty() && !self.flex_is_fake(b, &f) {
+                    out = Some(MATE - p - 3);
+                }
+            }
+        }
+        self.scratch = f;
+        out
+    }
+
+    /// Under exact-five rules the window tables may see a five point that is an overline
+    /// point; a claimed straight four is checked on the board.
+    fn flex_is_fake(&mut self, b: &mut EngineBoard, cands: &[usize]) -> bool {
+        if b.rule().wins(b.side(), 6) {
+            return false;
+        }
+        let me = b.side();
+        let mut f = Vec::new();
+        for &c in cands {
+            b.play(c);
+            fives(b, me, &mut f);
+            b.undo();
+            if f.len() >= 2 {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// A quiet position's value: the static evaluation, or a short VCF for the side to move.
+    fn leaf(&mut self, b: &mut EngineBoard) -> i32 {
+        let me = b.side();
+        if b.count_at_least(me, Threat::Four) > 0 {
+            self.threats.reset(60, None);
+            let won = self.threats.vcf(b, 4);
+            self.nodes += self.threats.nodes;
+            if won {
+                return MATE - b.ply() as i32 - 8;
+            }
+        }
+        let opp_threat = b.count_at_least(!me, Threat::FlexFour) > 0;
+        let own = if b.count_at_least(me, Threat::FourThree) > 0 {
+            400
+        } else {
+            0
+        };
+        b.evaluate() + own - if opp_threat { 150 } else { 0 } + 40
+    }
+
+    /// Candidate moves with ordering scores: the answer to a five; against a threat of a
+    /// straight four, the blocking points and own fours; else the neighbourhood.
+    fn generate(&mut self, b: &mut EngineBoard, out: &mut Vec<(usize, i32)>, _ply: usize) {
+        out.clear();
+        let me = b.side();
+        let mut f = std::mem::take(&mut self.scratch);
+        fives(b, !me, &mut f);
+        if let Some(&c) = f.first() {
+            if b.is_legal_for(c, me) {
+                out.push((c, 0));
+            }
+            self.scratch = f;
+            return;
+        }
+        self.scratch = f;
+        let defend = b.count_at_least(!me, Threat::FlexFour) > 0;
+        for n in 0..b.points.len() {
+            let i = b.points[n];
+            if !b.is_empty(i) || !b.is_near(i) {
+                continue;
+            }
+            let (mine, theirs) = (b.threat(i, me), b.threat(i, !me));
+            if defend && mine < Threat::Four && theirs < Threat::Four {
+                continue;
+            }
+            if !b.is_legal_for(i, me) {
+                continue;
+            }
+            let score = b.value(i, me) * 5 / 4 + b.value(i, !me) + b.near(i) as i32;
+            out.push((i, score));
+        }
+        out.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
+    }
+}
+
+fn to_tt(v: i32, ply: i32) -> i32 {
+    if v > WIN_BOUND {
+        v + ply
+    } else if v < -WIN_BOUND {
+        v - ply
+    } else {
+        v
+    }
+}
+
+fn from_tt(v: i32, ply: i32) -> i32 {
+    if v > WIN_BOUND {
+        v - ply
+    } else if v < -WIN_BOUND {
+        v + ply
+    } else {
+        v
+    }
+}
+
+/// Thinking output of one iteration.
+pub fn info(b: &EngineBoard, f: &Found, started: Instant) -> Info {
+    let time = started.elapsed();
+    Info {
+        depth: Some(f.depth),
+        score: Some(to_score(f.value)),
+        pv: f.pv.iter().map(|&i| b.point(i).to_string()).collect(),
+        nodes: Some(f.nodes),
+        nps: Some((f.nodes as f64 / time.as_secs_f64().max(1e-6)) as u64),
+        time: Some(time),
+        text: None,
+    }
+}
+
+/// A sensible first stone on an empty board: the centre; the second, diagonal to the first
+/// towards the centre.
+pub fn opening(b: &EngineBoard) -> Option<Point> {
+    let n = b.size() as u8;
+    let centre = Point::new(n / 2, n / 2);
+    match b.stones() {
+        0 => Some(centre),
+        1 if b.side() == Side::White => {
+            let first = b.points.iter().copied().find(|&i| !b.is_empty(i))?;
+            let p = b.point(first);
+            let step = |v: u8| if v < n / 2 { 1 } else { -1 };
+            p.offset(step(p.col), step(p.row), b.size())
+        }
+        _ => None,
+    }
+}

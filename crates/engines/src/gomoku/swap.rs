@@ -1,0 +1,140 @@
+//! Swap openings as engine decisions. Swap1: one player places three stones (black, white,
+//! black), the other chooses a colour. Swap2: the first player places three stones; the
+//! second takes black, takes white, or adds two stones (white, black) and leaves the choice
+//! of colour to the first player. Each decision is a short search of the strong engine.
+
+use super::Strong;
+use super::search::Config;
+use crate::player::{Limits, StopFlag};
+use boyi_core::{Game, Point, Side, TextError};
+use boyi_games::gomoku::{Gomoku, Move, Variant};
+use std::time::Duration;
+
+/// What the second player of a swap2 opening does with the three stones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Swap2Answer {
+    TakeBlack,
+    TakeWhite,
+    /// Place these two stones (white, then black); the opponent chooses the colour.
+    AddTwo(Point, Point),
+}
+
+/// Balanced three-stone openings (black, white, black) as offsets from the centre: shapes
+/// near even for both sides at engine level (indirect and direct openings).
+const OPENINGS: [[(i8, i8); 3]; 4] = [
+    [(0, 0), (1, 1), (3, 0)],
+    [(0, 0), (1, 0), (-2, 2)],
+    [(0, 0), (1, 1), (-2, -1)],
+    [(0, 0), (0, 1), (3, 2)],
+];
+
+/// The value of `pos` for the side to move, by a short search.
+fn value(pos: &Gomoku, millis: u64) -> i32 {
+    let mut s = Strong::new(Config {
+        tt_entries: 1 << 16,
+        ..Config::default()
+    });
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(millis)),
+        ..Limits::default()
+    };
+    s.think(pos, &limits, &StopFlag::new(), &mut |_| {})
+        .map(|(_, v)| v)
+        .unwrap_or(0)
+}
+
+/// Three opening stones (black, white, black) for swap1 or swap2 on a board of `size` lines;
+/// `seed` picks among the balanced shapes.
+pub fn propose(size: usize, seed: u64) -> Result<[Point; 3], TextError> {
+    if size < 7 {
+        return Err(text_err!("swap openings need a board of at least 7 lines"));
+    }
+    let c = (size / 2) as u8;
+    let centre = Point::new(c, c);
+    let shape = OPENINGS[(seed % OPENINGS.len() as u64) as usize];
+    let mut out = [centre; 3];
+    for (o, &(dc, dr)) in out.iter_mut().zip(&shape) {
+        *o = centre
+            .offset(dc, dr, size)
+            .ok_or_else(|| text_err!("opening stone off the {size}x{size} board"))?;
+    }
+    Ok(out)
+}
+
+/// The colour to take in `pos` (the player choosing then plays that side): black if black
+/// stands at least as well, judged for the side to move.
+pub fn choose_colour(pos: &Gomoku, millis: u64) -> Side {
+    let v = value(pos, millis);
+    let mover = pos.side_to_move();
+    if v >= 0 { mover } else { !mover }
+}
+
+/// The swap2 answer to three stones: a colour when one side is clearly better, else two more
+/// stones chosen so that the position stays close to even.
+pub fn swap2_answer(pos: &Gomoku, millis: u64) -> Swap2Answer {
+    let v = value(pos, millis / 3);
+    let mover = pos.side_to_move();
+    let black_better = if mover == Side::Black { v } else { -v };
+    if black_better > 300 {
+        return Swap2Answer::TakeBlack;
+    }
+    if black_better < -300 {
+        return Swap2Answer::TakeWhite;
+    }
+    match balancing_pair(pos, millis / 3) {
+        Some((w, b)) => Swap2Answer::AddTwo(w, b),
+        None if black_better >= 0 => Swap2Answer::TakeBlack,
+        None => Swap2Answer::TakeWhite,
+    }
+}
+
+/// A white stone and a black stone near the centre whose position is closest to even.
+fn balancing_pair(pos: &Gomoku, millis: u64) -> Option<(Point, Point)> {
+    let size = pos.size();
+    let c = (size / 2) as u8;
+    let centre = Point::new(c, c);
+    let near: Vec<Point> = (-2..=2i8)
+        .flat_map(|dc| (-2..=2i8).map(move |dr| (dc, dr)))
+        .filter_map(|(dc, dr)| centre.offset(dc, dr, size))
+        .filter(|&p| pos.board().get(p) == boyi_games::grid::EMPTY)
+        .collect();
+    let mut best: Option<(i32, Point, Point)> = None;
+    let tries = [(0usize, 5usize), (3, 9), (7, 12), (11, 2)];
+    for (a, b) in tries {
+        let (Some(&w), Some(&bl)) = (
+            near.get(a % near.len().max(1)),
+            near.get(b % near.len().max(1)),
+        ) else {
+            continue;
+        };
+        if w == bl {
+            continue;
+        }
+        let mut p = pos.clone();
+        if pos.side_to_move() != Side::White {
+            continue;
+        }
+        p.play(&Move::Stone(w));
+        if !p.is_legal(&Move::Stone(bl)) {
+            continue;
+        }
+        p.play(&Move::Stone(bl));
+        let v = value(&p, millis / 4).abs();
+        if best.is_none_or(|(bv, _, _)| v < bv) {
+            best = Some((v, w, bl));
+        }
+    }
+    best.map(|(_, w, b)| (w, b))
+}
+
+/// The position after an opening of stones placed black, white, black, ... on an empty board.
+pub fn position(variant: Variant, size: usize, stones: &[Point]) -> Result<Gomoku, TextError> {
+    let mut pos = Gomoku::start(&variant, Some(size))?;
+    for &p in stones {
+        let mv = pos
+            .parse_move(&p.to_string())
+            .map_err(|e| e.context("opening stone"))?;
+        pos.play(&mv);
+    }
+    Ok(pos)
+}

@@ -1,0 +1,348 @@
+//! Battle search of `boyi:strong`: PVS with iterative deepening, a transposition table over
+//! full moves, captures ordered by value and a quiescence search over jumps and squares.
+//!
+//! Square captures are chosen by [`eval::capture_value`] (the best pieces to remove), not
+//! enumerated as every subset, and inside the tree a flying side only considers flights that
+//! complete a square or build on its doors (the root considers all of them).
+
+use super::board::{Base, Board, EMPTY, Move};
+use super::eval;
+use crate::player::Deadline;
+use boyi_games::jiu::FLY_LIMIT;
+use boyi_games::jiu::board::{BLOCKS, NONE, adjacent};
+
+pub const MATE: i32 = 1_000_000;
+const INF: i32 = MATE + 1;
+const MAX_QS: i32 = 6;
+/// Captures searched per quiescence node, most pieces taken first.
+const QS_WIDTH: usize = 6;
+/// Flights kept per node inside the tree (besides those completing squares).
+const FLIGHTS: usize = 12;
+
+#[derive(Clone, Copy)]
+struct Entry {
+    key: u64,
+    depth: i8,
+    bound: Bound,
+    value: i32,
+    mv: Move,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+pub struct Engine {
+    tt: Vec<Option<Entry>>,
+    pub nodes: u64,
+    aborted: bool,
+}
+
+/// The result of one finished iteration.
+#[derive(Clone, Copy, Debug)]
+pub struct Found {
+    pub best: Move,
+    pub value: i32,
+    pub depth: u32,
+}
+
+impl Engine {
+    pub fn new(tt_entries: usize) -> Engine {
+        Engine {
+            tt: vec![None; tt_entries.max(1024)],
+            nodes: 0,
+            aborted: false,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.tt.iter_mut().for_each(|e| *e = None);
+    }
+
+    /// Iterative deepening to `max_depth`, calling `report` after each finished iteration.
+    pub fn search(
+        &mut self,
+        b: &mut Board,
+        max_depth: u32,
+        deadline: &Deadline,
+        report: &mut dyn FnMut(&Found, u64),
+    ) -> Option<Found> {
+        self.nodes = 0;
+        self.aborted = false;
+        let mut root = self.moves(b, true, None);
+        if root.is_empty() {
+            return None;
+        }
+        let mut best: Option<Found> = None;
+        for depth in 1..=max_depth {
+            let (value, idx) = self.root(b, &root, depth as i32, deadline);
+            if self.aborted {
+                // A partial iteration whose first (previous best) move was searched still
+                // improves on nothing; keep the last finished result.
+                if best.is_none() {
+                    best = Some(Found {
+                        best: root[idx],
+                        value,
+                        depth,
+                    });
+                }
+                break;
+            }
+            let mv = root.remove(idx);
+            root.insert(0, mv);
+            let found = Found {
+                best: mv,
+                value,
+                depth,
+            };
+            report(&found, self.nodes);
+            best = Some(found);
+            if value.abs() > MATE - 1000 {
+                break;
+            }
+        }
+        best
+    }
+
+    fn root(&mut self, b: &mut Board, moves: &[Move], depth: i32, dl: &Deadline) -> (i32, usize) {
+        let mut alpha = -INF;
+        let mut best = 0;
+        for (i, mv) in moves.iter().enumerate() {
+            let quiet = b.quiet;
+            b.make(mv);
+            let v = if i == 0 {
+                -self.pvs(b, depth - 1, 1, -INF, -alpha, dl)
+            } else {
+                let mut v = -self.pvs(b, depth - 1, 1, -alpha - 1, -alpha, dl);
+                if v > alpha && !self.aborted {
+                    v = -self.pvs(b, depth - 1, 1, -INF, -alpha, dl);
+                }
+                v
+            };
+            b.unmake(mv, quiet);
+            if self.aborted {
+                break;
+            }
+            if v > alpha {
+                alpha = v;
+                best = i;
+            }
+        }
+        (alpha, best)
+    }
+
+    fn pvs(
+        &mut self,
+        b: &mut Board,
+        depth: i32,
+        ply: i32,
+        mut alpha: i32,
+        beta: i32,
+        dl: &Deadline,
+    ) -> i32 {
+        self.nodes += 1;
+        if dl.reached(self.nodes) {
+            self.aborted = true;
+            return 0;
+        }
+        if let Some(v) = terminal(b, ply) {
+            return v;
+        }
+        if b.repeated() {
+            return 0;
+        }
+        if depth <= 0 {
+            return self.quiesce(b, ply, 0, alpha, beta, dl);
+        }
+        let slot = (b.hash as usize) % self.tt.len();
+        let mut hint = None;
+        if let Some(e) = self.tt[slot].filter(|e| e.key == b.hash) {
+            hint = Some(e.mv);
+            if e.depth as i32 >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.value >= beta,
+                    Bound::Upper => e.value <= alpha,
+                };
+                if cut {
+                    return e.value;
+                }
+            }
+        }
+        let moves = self.moves(b, false, hint);
+        if moves.is_empty() {
+            return -(MATE - ply);
+        }
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_mv = moves[0];
+        for (i, mv) in moves.iter().enumerate() {
+            let quiet = b.quiet;
+            b.make(mv);
+            let v = if i == 0 {
+                -self.pvs(b, depth - 1, ply + 1, -beta, -alpha, dl)
+            } else {
+                let mut v = -self.pvs(b, depth - 1, ply + 1, -alpha - 1, -alpha, dl);
+                if v > alpha && v < beta && !self.aborted {
+                    v = -self.pvs(b, depth - 1, ply + 1, -beta, -alpha, dl);
+                }
+                v
+            };
+            b.unmake(mv, quiet);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_mv = *mv;
+            }
+            if v > alpha {
+                alpha = v;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt[slot] = Some(Entry {
+            key: b.hash,
+            depth: depth as i8,
+            bound,
+            value: best,
+            mv: best_mv,
+        });
+        best
+    }
+
+    fn quiesce(
+        &mut self,
+        b: &mut Board,
+        ply: i32,
+        qply: i32,
+        mut alpha: i32,
+        beta: i32,
+        dl: &Deadline,
+    ) -> i32 {
+        self.nodes += 1;
+        if dl.reached(self.nodes) {
+            self.aborted = true;
+            return 0;
+        }
+        if let Some(v) = terminal(b, ply) {
+            return v;
+        }
+        let stand = eval::battle(b);
+        if stand >= beta || qply >= MAX_QS {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut all = Vec::new();
+        b.bases(&mut all);
+        if all.is_empty() {
+            return -(MATE - ply);
+        }
+        let mut caps: Vec<Move> = all
+            .iter()
+            .filter(|base| base.squares > 0 || !base.jumped.is_empty())
+            .map(|base| b.with_captures(base, eval::capture_value))
+            .collect();
+        caps.sort_by_key(|m| -(m.taken() as i32));
+        caps.truncate(QS_WIDTH);
+        for mv in &caps {
+            let quiet = b.quiet;
+            b.make(mv);
+            let v = -self.quiesce(b, ply + 1, qply + 1, -beta, -alpha, dl);
+            b.unmake(mv, quiet);
+            if self.aborted {
+                return 0;
+            }
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        alpha
+    }
+
+    /// The moves searched at a node, best first: the hint, then by pieces taken, then quiet
+    /// moves that build doors.
+    pub fn moves(&self, b: &mut Board, root: bool, hint: Option<Move>) -> Vec<Move> {
+        let mut bases = Vec::new();
+        b.bases(&mut bases);
+        let flying = b.pieces(b.side) <= FLY_LIMIT;
+        if flying && !root {
+            prune_flights(b, &mut bases);
+        }
+        let mut scored: Vec<(i32, Move)> = bases
+            .iter()
+            .map(|base| {
+                let mv = b.with_captures(base, eval::capture_value);
+                let mut s = mv.taken() as i32 * 1000 + quiet_score(b, base);
+                if hint == Some(mv) {
+                    s += 1_000_000;
+                }
+                (s, mv)
+            })
+            .collect();
+        scored.sort_by_key(|(s, _)| -s);
+        scored.into_iter().map(|(_, m)| m).collect()
+    }
+}
+
+/// Keeps the flights that complete squares and the few best other flights.
+fn prune_flights(b: &Board, bases: &mut Vec<Base>) {
+    let is_flight = |x: &Base| x.jumped.is_empty() && !adjacent(x.from, x.to);
+    let mut flights: Vec<(i32, Base)> = bases
+        .iter()
+        .filter(|x| is_flight(x) && x.squares == 0)
+        .map(|x| (quiet_score(b, x), *x))
+        .collect();
+    flights.sort_by_key(|(s, _)| -s);
+    flights.truncate(FLIGHTS);
+    bases.retain(|x| !is_flight(x) || x.squares > 0);
+    bases.extend(flights.into_iter().map(|(_, x)| x));
+}
+
+/// How much a move without captures builds: own pieces around the landing's blocks, minus
+/// those it leaves at the origin.
+fn quiet_score(b: &Board, base: &Base) -> i32 {
+    let me = b.side;
+    let around = |p: u8| -> i32 {
+        BLOCKS[p as usize]
+            .iter()
+            .filter(|bl| bl[0] != NONE)
+            .map(|bl| {
+                let own = bl
+                    .iter()
+                    .filter(|&&q| q != p && b.cells[q as usize] == me)
+                    .count();
+                let foe = bl
+                    .iter()
+                    .filter(|&&q| b.cells[q as usize] != me && b.cells[q as usize] != EMPTY)
+                    .count();
+                if foe == 0 { [0, 1, 4, 20][own] } else { 0 }
+            })
+            .sum()
+    };
+    base.squares as i32 * 500 + around(base.to) - around(base.from) / 2
+}
+
+/// The value of a position ended by rule, from the side to move.
+fn terminal(b: &Board, ply: i32) -> Option<i32> {
+    match b.ended()? {
+        EMPTY => Some(0),
+        loser if loser == b.side => Some(-(MATE - ply)),
+        _ => Some(MATE - ply),
+    }
+}

@@ -1,0 +1,30 @@
+//! Players: everything in Boyi that chooses moves.
+//!
+//! - [`player`]: the [`Player`] trait, game history, search limits, thinking output, stop flag.
+//! - [`thread`]: a player on its own thread, so callers are never blocked by a search.
+//! - [`alphabeta`], [`random`]: the first built-in players; [`eval`]: their evaluations.
+//! - [`registry`]: built-in players by spec (`boyi:alphabeta?depth=3`).
+//! - [`tictactoe`], [`testing`]: a tiny complete game and deterministic players for fast
+//!   tests of generic code.
+
+#[macro_use]
+extern crate boyi_core;
+
+pub mod alphabeta;
+pub mod connect6;
+pub mod eval;
+pub mod gomoku;
+pub mod jiu;
+pub mod player;
+pub mod random;
+pub mod registry;
+pub mod testing;
+pub mod thread;
+pub mod tictactoe;
+pub mod xiangqi;
+
+pub use player::{
+    Clock, Deadline, GameHistory, Info, InfoSink, Limits, Player, PlayerError, Score, StopFlag,
+};
+pub use registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers, Solution, build};
+pub use thread::{PlayerThread, SearchEvent};

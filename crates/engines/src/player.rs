@@ -1,0 +1,300 @@
+//! The Player abstraction: everything that chooses moves (a built-in search, a seed baseline,
+//! an external engine driven over its protocol) answers the same question — given a game with
+//! its history and the limits of this turn, which move? — and may report its thinking.
+
+use boyi_core::{Game, Side, TextError};
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// A game as players see it: the start position, the moves played from it, and the current
+/// position. External engines need all three (`position startpos moves …`).
+#[derive(Debug, Clone)]
+pub struct GameHistory<G: Game> {
+    start: G,
+    moves: Vec<G::Move>,
+    current: G,
+}
+
+impl<G: Game> GameHistory<G> {
+    pub fn new(start: G) -> Self {
+        GameHistory {
+            current: start.clone(),
+            start,
+            moves: Vec::new(),
+        }
+    }
+
+    pub fn start(&self) -> &G {
+        &self.start
+    }
+
+    pub fn moves(&self) -> &[G::Move] {
+        &self.moves
+    }
+
+    pub fn current(&self) -> &G {
+        &self.current
+    }
+
+    /// Plays a legal move.
+    pub fn push(&mut self, mv: G::Move) {
+        self.current.play(&mv);
+        self.moves.push(mv);
+    }
+
+    /// Parses move text in the current position and plays it.
+    pub fn push_text(&mut self, text: &str) -> Result<G::Move, TextError> {
+        let mv = self.current.parse_move(text)?;
+        self.push(mv.clone());
+        Ok(mv)
+    }
+
+    /// Takes back the last move; `None` if no move was played.
+    pub fn pop(&mut self) -> Option<G::Move> {
+        let mv = self.moves.pop()?;
+        if !self.current.undo() {
+            // The position cannot undo (it was read from text): replay from the start.
+            self.current = self.replayed();
+        }
+        Some(mv)
+    }
+
+    /// The canonical text of every move played, each formatted in the position it was played in.
+    pub fn move_texts(&self) -> Vec<String> {
+        let mut pos = self.start.clone();
+        self.moves
+            .iter()
+            .map(|mv| {
+                let text = pos.format_move(mv);
+                pos.play(mv);
+                text
+            })
+            .collect()
+    }
+
+    fn replayed(&self) -> G {
+        let mut pos = self.start.clone();
+        for mv in &self.moves {
+            pos.play(mv);
+        }
+        pos
+    }
+}
+
+/// One side's clock at the start of a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Clock {
+    /// Time left, indexed by [`Side::index`].
+    pub time_left: [Duration; 2],
+    /// Increment per move, indexed by [`Side::index`].
+    pub increment: [Duration; 2],
+    /// Moves until the next time control, if the control is not sudden death.
+    pub moves_to_go: Option<u32>,
+}
+
+/// What bounds a search. Several limits may be set; the first one reached ends the search.
+/// No limit at all means the player's own default (e.g. its fixed depth).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    pub clock: Option<Clock>,
+    /// Search until stopped (analysis, pondering).
+    pub infinite: bool,
+    /// Canonical texts of moves not to play here (UCCI `banmoves`).
+    pub banned: Vec<String>,
+}
+
+impl Limits {
+    pub fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    /// The legal moves of `pos` that are not banned.
+    pub fn root_moves<G: Game>(&self, pos: &G) -> Vec<G::Move> {
+        let mut moves = pos.legal_moves();
+        if !self.banned.is_empty() {
+            moves.retain(|m| !self.banned.contains(&pos.format_move(m)));
+        }
+        moves
+    }
+
+    /// The time `side` may spend on this move: the fixed move time, or a share of its clock
+    /// (time left over the moves to go, 30 when unknown, plus most of the increment), never
+    /// more than 80% of what is left so a slow move cannot lose on time.
+    pub fn time_budget(&self, side: Side) -> Option<Duration> {
+        if self.infinite {
+            return None;
+        }
+        let from_clock = self.clock.map(|c| {
+            let left = c.time_left[side.index()];
+            let togo = c.moves_to_go.unwrap_or(30).clamp(1, 30);
+            let share = left / togo + c.increment[side.index()] * 3 / 4;
+            share.min(left * 4 / 5)
+        });
+        match (self.movetime, from_clock) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+/// A search evaluation: in the game's units from the mover's view, or a forced win/loss.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Score {
+    Units(i32),
+    /// Mate in this many moves of the mover (negative: the mover is mated).
+    Mate(i32),
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Units(v) => write!(f, "{v}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+/// One line of thinking output.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Info {
+    pub depth: Option<u32>,
+    pub score: Option<Score>,
+    /// Principal variation as canonical move texts.
+    pub pv: Vec<String>,
+    pub nodes: Option<u64>,
+    pub nps: Option<u64>,
+    pub time: Option<Duration>,
+    /// Free text (e.g. an external engine's `info string`).
+    pub text: Option<String>,
+}
+
+/// Why a player produced no move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayerError {
+    /// The player answered with a move that is malformed or illegal here.
+    #[error("illegal move {0}")]
+    Illegal(String),
+    /// The player died or closed its output.
+    #[error("crashed: {0}")]
+    Crashed(String),
+    /// The player did not answer within its time (plus margin).
+    #[error("no move in time: {0}")]
+    Timeout(String),
+    /// The player resigned.
+    #[error("resigned")]
+    Resigned,
+    /// The player broke its protocol (unexpected or malformed answer).
+    #[error("protocol error: {0}")]
+    Protocol(String),
+    /// The player cannot play this game or position at all (a setup error, not a loss).
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// The position has no legal move (the game is over).
+    #[error("the game is over")]
+    GameOver,
+}
+
+/// The shared flag that asks a running search to stop as soon as it can.
+#[derive(Debug, Clone, Default)]
+pub struct StopFlag(Arc<AtomicBool>);
+
+impl StopFlag {
+    pub fn new() -> Self {
+        StopFlag::default()
+    }
+
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn reset(&self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Where thinking output goes.
+pub type InfoSink<'a> = &'a mut dyn FnMut(Info);
+
+/// Something that chooses moves in game `G`.
+pub trait Player<G: Game>: Send {
+    /// A short name for records and thinking output.
+    fn name(&self) -> String;
+
+    /// A new game starts (clears anything kept between moves of one game).
+    fn new_game(&mut self) {}
+
+    /// Chooses a move in `game.current()`, within `limits`, returning early (with the best
+    /// move found so far) once `stop` is raised. The move must be legal.
+    fn choose(
+        &mut self,
+        game: &GameHistory<G>,
+        limits: &Limits,
+        stop: &StopFlag,
+        info: InfoSink<'_>,
+    ) -> Result<G::Move, PlayerError>;
+}
+
+/// When a search must end: the stop flag, a time budget and a node budget, checked together.
+#[derive(Debug, Clone)]
+pub struct Deadline {
+    stop: StopFlag,
+    pub started: Instant,
+    until: Option<Instant>,
+    nodes: Option<u64>,
+}
+
+impl Deadline {
+    pub fn new(limits: &Limits, side: Side, stop: &StopFlag) -> Deadline {
+        let started = Instant::now();
+        Deadline {
+            stop: stop.clone(),
+            started,
+            until: limits.time_budget(side).map(|d| started + d),
+            nodes: limits.nodes,
+        }
+    }
+
+    /// Whether the search must stop after `nodes` nodes (the clock is read every 16 nodes).
+    pub fn reached(&self, nodes: u64) -> bool {
+        self.stop.is_stopped()
+            || self.nodes.is_some_and(|n| nodes >= n)
+            || (nodes.is_multiple_of(16) && self.until.is_some_and(|t| Instant::now() >= t))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_budget_takes_a_share_of_the_clock() {
+        let ms = Duration::from_millis;
+        let mut limits = Limits {
+            clock: Some(Clock {
+                time_left: [ms(3000), ms(600)],
+                increment: [ms(100), ms(0)],
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        assert_eq!(limits.time_budget(Side::Black), Some(ms(100 + 75)));
+        assert_eq!(limits.time_budget(Side::White), Some(ms(20)));
+        limits.movetime = Some(ms(50));
+        assert_eq!(limits.time_budget(Side::Black), Some(ms(50)));
+        limits.infinite = true;
+        assert_eq!(limits.time_budget(Side::Black), None);
+        assert_eq!(Limits::depth(3).time_budget(Side::White), None);
+    }
+}

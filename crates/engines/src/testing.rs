@@ -1,0 +1,58 @@
+//! Deterministic players for tests of protocols and the arena: their answers do not depend on
+//! timing, so transcripts can be compared line by line.
+
+use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
+use boyi_core::Game;
+use std::time::Duration;
+
+/// Plays the first legal move (in generation order) at once, with no thinking output.
+#[derive(Debug, Default, Clone)]
+pub struct FirstMove;
+
+impl<G: Game> Player<G> for FirstMove {
+    fn name(&self) -> String {
+        "first-move".into()
+    }
+
+    fn choose(
+        &mut self,
+        game: &GameHistory<G>,
+        limits: &Limits,
+        _: &StopFlag,
+        _: &mut dyn FnMut(Info),
+    ) -> Result<G::Move, PlayerError> {
+        limits
+            .root_moves(game.current())
+            .into_iter()
+            .next()
+            .ok_or(PlayerError::GameOver)
+    }
+}
+
+/// Thinks until stopped, whatever the limits, then plays the first legal move: a search that
+/// is certainly still running when `stop` or `quit` arrives.
+#[derive(Debug, Default, Clone)]
+pub struct UntilStopped;
+
+impl<G: Game> Player<G> for UntilStopped {
+    fn name(&self) -> String {
+        "until-stopped".into()
+    }
+
+    fn choose(
+        &mut self,
+        game: &GameHistory<G>,
+        limits: &Limits,
+        stop: &StopFlag,
+        _: &mut dyn FnMut(Info),
+    ) -> Result<G::Move, PlayerError> {
+        while !stop.is_stopped() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        limits
+            .root_moves(game.current())
+            .into_iter()
+            .next()
+            .ok_or(PlayerError::GameOver)
+    }
+}

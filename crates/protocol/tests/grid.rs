@@ -1,0 +1,67 @@
+//! Gomocup on Gomoku (rule numbers, coordinates) and SAU on Connect6 (one-stone `@@` turns,
+//! pairs) with the real rules.
+
+mod support;
+
+use boyi_core::{Game, Point};
+use boyi_engines::Limits;
+use boyi_engines::testing::FirstMove;
+use boyi_games::connect6::Connect6;
+use boyi_games::gomoku::Gomoku;
+use boyi_protocol::Protocol;
+use support::{check, transcript};
+
+fn first<G: Game>(start: &G, moves: &str) -> String {
+    let mut pos = start.clone();
+    pos.play_list(moves).unwrap();
+    pos.format_move(&pos.legal_moves()[0])
+}
+
+#[test]
+fn gomocup_rules_and_coordinates() {
+    let start = Gomoku::start(&Default::default(), None).unwrap();
+    let input = "START 15\nINFO rule 2\nINFO rule 9\nINFO rule x\nINFO rule 4\nTURN 7,7\n";
+    let reply = first(
+        &Gomoku::start(&"renju".parse().unwrap(), None).unwrap(),
+        "h8",
+    );
+    let (x, y) = Point::parse(&reply, 15).unwrap().to_gomocup(15);
+    check(
+        &transcript(
+            Protocol::Gomocup,
+            FirstMove,
+            start,
+            Limits::default(),
+            input,
+        ),
+        &format!(
+            "OK\nERROR INFO rule 2: rule 2: continuous play is not supported\n\
+             ERROR INFO rule 9: rule 9 is not supported (0 freestyle, 1 standard, 4 renju)\n\
+             ERROR INFO rule x: \"x\" is not a number\n{x},{y}\n"
+        ),
+    );
+}
+
+#[test]
+fn sau_connect6_one_stone_and_pairs() {
+    let start = Connect6::start(&Default::default(), None).unwrap();
+    let first_stone = boyi_protocol::codec::to_sau("connect6", &first(&start, ""), 19).unwrap();
+    assert!(first_stone.ends_with("@@"), "{first_stone}");
+    let after = |m: &str| boyi_protocol::codec::to_sau("connect6", &first(&start, m), 19).unwrap();
+    let black_first = boyi_protocol::codec::from_sau("connect6", &first_stone, 19).unwrap();
+    let input = "name?\nnew black\nmove KKKJ\nname?\nend\nnew white\nmove JJ@@\nmove JJKK\n";
+    check(
+        &transcript(
+            Protocol::Sau,
+            FirstMove,
+            start.clone(),
+            Limits::default(),
+            input,
+        ),
+        &format!(
+            "name Boyi test\nmove {first_stone}\nmove {}\nname Boyi test\nmove {}\nerror\n",
+            after(&format!("{black_first},k9 k10")),
+            after("j10"),
+        ),
+    );
+}

@@ -1,0 +1,125 @@
+//! The analysis board's server side: checking a position and moves played from it
+//! (`inspect`), and running a built-in player on it with live thinking (`analyze`).
+
+use crate::games::ServerGame;
+use crate::hub::MAX_POSITION;
+use crate::protocol::{AnalyzeRequest, PositionRequest};
+use crate::seat::{MAX_THINK_MS, normalise_spec, side_name};
+use crate::table::{Outbox, score_text};
+use boyi_engines::{BuildContext, GameHistory, Limits, PlayerThread, SearchEvent};
+use boyi_games::{GameKind, with_game};
+use serde_json::{Value, json};
+use std::any::Any;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Most moves a position request may carry.
+pub const MAX_MOVES: usize = 1000;
+
+/// A running analysis; dropping it stops the search.
+pub type Running = Box<dyn Any + Send>;
+
+fn build<G: ServerGame>(req: &PositionRequest) -> Result<GameHistory<G>, String> {
+    if req.moves.len() > MAX_MOVES {
+        return Err(format!("at most {MAX_MOVES} moves"));
+    }
+    let variant: G::Variant = match &req.variant {
+        Some(v) => v.parse().map_err(|e| format!("variant: {e}"))?,
+        None => G::Variant::default(),
+    };
+    let start = match &req.position {
+        Some(p) if p.len() > MAX_POSITION => return Err("position text is too long".into()),
+        Some(p) => G::from_text(&variant, p).map_err(|e| format!("position: {e}"))?,
+        None => G::start(&variant, req.size).map_err(|e| format!("size: {e}"))?,
+    };
+    let mut history = GameHistory::new(start);
+    for (i, text) in req.moves.iter().enumerate() {
+        history
+            .push_text(text)
+            .map_err(|e| format!("move {} ({text:?}): {e}", i + 1))?;
+    }
+    Ok(history)
+}
+
+fn inspect_game<G: ServerGame>(req: &PositionRequest) -> Result<Value, String> {
+    let history = build::<G>(req)?;
+    let mut pos = history.start().clone();
+    let moves: Vec<Value> = history
+        .moves()
+        .iter()
+        .map(|mv| {
+            let mut v = json!({"text": pos.format_move(mv), "side": side_name(pos.side_to_move())});
+            for (k, t) in pos.notations(mv) {
+                v[k] = t.into();
+            }
+            pos.play(mv);
+            v
+        })
+        .collect();
+    let cur = history.current();
+    Ok(json!({
+        "v": 1,
+        "type": "inspection",
+        "id": req.id,
+        "game": G::NAME,
+        "variant": cur.variant().to_string(),
+        "start": history.start().to_text(),
+        "position": cur.to_text(),
+        "to_move": side_name(cur.side_to_move()),
+        "moves": moves,
+        "result": cur.outcome().map(|o| json!({"winner": o.winner.map(side_name), "reason": o.reason})),
+        "hints": if cur.outcome().is_none() { cur.hints() } else { Value::Null },
+    }))
+}
+
+/// Answers an `inspect` request.
+pub fn inspect(req: &PositionRequest) -> Result<Value, String> {
+    let kind: GameKind = req.game.parse().map_err(|e| format!("{e}"))?;
+    with_game!(kind, G => inspect_game::<G>(req)).map_err(|e| e.to_string())?
+}
+
+fn analyze_game<G: ServerGame>(req: &AnalyzeRequest, out: Outbox) -> Result<Running, String> {
+    let history = build::<G>(&req.position())?;
+    if history.current().outcome().is_some() {
+        return Err("the game is over in this position".into());
+    }
+    let spec = normalise_spec(req.player.as_deref().unwrap_or("boyi:alphabeta?depth=3"))?;
+    let player =
+        boyi_engines::build::<G>(spec.trim_start_matches("boyi:"), BuildContext::default())
+            .map_err(|e| e.to_string())?;
+    let think_ms = req.think_ms.unwrap_or(3000);
+    if !(10..=MAX_THINK_MS).contains(&think_ms) {
+        return Err(format!("think_ms must be between 10 and {MAX_THINK_MS}"));
+    }
+    let id = req.id;
+    let pos = history.current().clone();
+    let thread = PlayerThread::spawn(player, move |ev: SearchEvent<G>| {
+        let msg = match ev {
+            SearchEvent::Info(i) => json!({
+                "v": 1, "type": "analysis", "id": id, "depth": i.depth,
+                "score": i.score.map(score_text), "pv": i.pv, "nodes": i.nodes,
+                "time_ms": i.time.map(|t| t.as_millis() as u64),
+            }),
+            SearchEvent::Done(Ok(mv)) => json!({
+                "v": 1, "type": "analysis_done", "id": id, "bestmove": pos.format_move(&mv),
+            }),
+            SearchEvent::Done(Err(e)) => json!({
+                "v": 1, "type": "analysis_done", "id": id, "error": e.to_string(),
+            }),
+        };
+        let text: Arc<str> = msg.to_string().into();
+        let _ = out.try_send(text);
+    });
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(think_ms)),
+        ..Limits::default()
+    };
+    thread.search(history, limits, true);
+    Ok(Box::new(thread))
+}
+
+/// Starts an `analyze` request; its messages go to `out`.
+pub fn analyze(req: &AnalyzeRequest, out: Outbox) -> Result<Running, String> {
+    let kind: GameKind = req.game.parse().map_err(|e| format!("{e}"))?;
+    with_game!(kind, G => analyze_game::<G>(req, out)).map_err(|e| e.to_string())?
+}

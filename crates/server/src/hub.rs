@@ -1,0 +1,239 @@
+//! All tables of the server: creating them (checking every option), finding them by id
+//! (bringing a stored game back if it is not running), resuming unfinished games at start-up,
+//! and the lobby list.
+
+use crate::games::ServerGame;
+use crate::seat::{
+    ClockSpec, MAX_THINK_MS, Seat, SeatKind, SeatRequest, TableOptions, check_name, new_table_id,
+    new_token, normalise_spec, side_name,
+};
+use crate::store::Store;
+use crate::table::{NewTable, Table, TableHandle};
+use boyi_core::Side;
+use boyi_engines::BuildContext;
+use boyi_games::{GameKind, with_game};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// Longest position text accepted.
+pub const MAX_POSITION: usize = 2000;
+
+/// A request for a new table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRequest {
+    pub game: String,
+    #[serde(default)]
+    pub variant: Option<String>,
+    #[serde(default)]
+    pub size: Option<usize>,
+    /// Start from this position text instead of the start position.
+    #[serde(default)]
+    pub position: Option<String>,
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
+    #[serde(default)]
+    pub undo: Option<bool>,
+    #[serde(default)]
+    pub local: Option<bool>,
+    pub black: SeatRequest,
+    pub white: SeatRequest,
+}
+
+/// A new table: its id and the tokens of the seats its creator holds or hands out.
+pub struct Created {
+    pub table: String,
+    pub tokens: Value,
+}
+
+pub struct Hub {
+    tables: Mutex<HashMap<String, TableHandle>>,
+    pub store: Store,
+}
+
+impl Hub {
+    pub fn new(store: Store) -> Hub {
+        Hub {
+            tables: Mutex::new(HashMap::new()),
+            store,
+        }
+    }
+
+    fn tables(&self) -> std::sync::MutexGuard<'_, HashMap<String, TableHandle>> {
+        self.tables.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Starts every unfinished stored game again; returns how many.
+    pub fn resume_all(&self) -> Result<usize, String> {
+        let rows = self.store.unfinished().map_err(|e| e.to_string())?;
+        let mut n = 0;
+        for row in rows {
+            match self.spawn_stored(&row) {
+                Ok(h) => {
+                    self.tables().insert(row.id.clone(), h);
+                    n += 1;
+                }
+                Err(e) => eprintln!("boyi serve: cannot resume game {}: {e}", row.id),
+            }
+        }
+        Ok(n)
+    }
+
+    fn spawn_stored(&self, row: &crate::store::GameRow) -> Result<TableHandle, String> {
+        let kind: GameKind = row.game.parse().map_err(|e| format!("{e}"))?;
+        with_game!(kind, G => Table::<G>::resume(row, self.store.clone()))
+            .map_err(|e| e.to_string())?
+    }
+
+    /// The running table `id`, or the stored game brought back.
+    pub fn get(&self, id: &str) -> Result<TableHandle, String> {
+        if let Some(h) = self.tables().get(id) {
+            return Ok(h.clone());
+        }
+        let unknown = || format!("unknown table {id:?}");
+        if id.is_empty() || id.len() > 32 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(unknown());
+        }
+        let row = self
+            .store
+            .load(id)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(unknown)?;
+        let handle = self.spawn_stored(&row)?;
+        Ok(self
+            .tables()
+            .entry(id.to_string())
+            .or_insert(handle)
+            .clone())
+    }
+
+    pub async fn create(&self, req: CreateRequest) -> Result<Created, String> {
+        let kind: GameKind = req.game.parse().map_err(|e| format!("{e}"))?;
+        let (table, tokens, handle) = with_game!(kind, G => self.create_game::<G>(&req).await)
+            .map_err(|e| e.to_string())??;
+        self.tables().insert(table.clone(), handle);
+        Ok(Created { table, tokens })
+    }
+
+    async fn create_game<G: ServerGame>(
+        &self,
+        req: &CreateRequest,
+    ) -> Result<(String, Value, TableHandle), String> {
+        let new = check_request::<G>(req)?;
+        let mut tokens = serde_json::Map::new();
+        for side in Side::BOTH {
+            if let Some(t) = new.seats[side.index()].token() {
+                tokens.insert(side_name(side).into(), t.into());
+            }
+        }
+        let id = new.id.clone();
+        let handle = Table::create(new, self.store.clone()).await?;
+        Ok((id, Value::Object(tokens), handle))
+    }
+
+    /// The lobby: running tables (open ones first) and recently finished games.
+    pub fn lobby(&self) -> Value {
+        let mut live: Vec<Value> = self
+            .tables()
+            .values()
+            .map(|h| h.summary.lock().unwrap_or_else(|e| e.into_inner()).clone())
+            .filter(|s| s["status"] == "playing")
+            .collect();
+        let open = |s: &Value| {
+            s["seats"]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|x| x["open"] == true))
+        };
+        live.sort_by_key(|s| (!open(s), std::cmp::Reverse(s["moves"].as_u64())));
+        live.truncate(200);
+        let finished = self.store.finished(30).unwrap_or_default();
+        json!({ "v": 1, "live": live, "finished": finished })
+    }
+}
+
+/// Checks every option of a request and builds the table's setup.
+fn check_request<G: ServerGame>(req: &CreateRequest) -> Result<NewTable<G>, String> {
+    let variant: G::Variant = match &req.variant {
+        Some(v) => v.parse().map_err(|e| format!("variant: {e}"))?,
+        None => G::Variant::default(),
+    };
+    let start = match &req.position {
+        Some(p) if p.len() > MAX_POSITION => return Err("position text is too long".into()),
+        Some(p) => {
+            if req.size.is_some() {
+                return Err("give either a size or a position, not both".into());
+            }
+            G::from_text(&variant, p).map_err(|e| format!("position: {e}"))?
+        }
+        None => G::start(&variant, req.size).map_err(|e| format!("size: {e}"))?,
+    };
+    if start.outcome().is_some() {
+        return Err("the position is already decided".into());
+    }
+    if let Some(c) = &req.clock {
+        c.check()?;
+    }
+    let seats = [
+        check_seat::<G>(&req.black, Side::Black)?,
+        check_seat::<G>(&req.white, Side::White)?,
+    ];
+    Ok(NewTable {
+        id: new_table_id(),
+        start,
+        options: TableOptions {
+            clock: req.clock,
+            undo: req.undo.unwrap_or(false),
+            local: req.local.unwrap_or(false),
+        },
+        seats,
+    })
+}
+
+fn check_seat<G: ServerGame>(req: &SeatRequest, side: Side) -> Result<Seat, String> {
+    let label = G::side_name(side);
+    let what = |e: String| format!("{label} seat: {e}");
+    match req.kind.as_str() {
+        "human" => {
+            if req.player.is_some() || req.think_ms.is_some() {
+                return Err(what("a human seat takes no player or think_ms".into()));
+            }
+            let mut default = label.to_string();
+            default[..1].make_ascii_uppercase();
+            Ok(Seat {
+                name: check_name(req.name.as_deref(), &default).map_err(what)?,
+                kind: SeatKind::Human {
+                    token: new_token(),
+                    claimed: req.hold.unwrap_or(true),
+                },
+            })
+        }
+        "computer" => {
+            let spec =
+                normalise_spec(req.player.as_deref().unwrap_or("boyi:random")).map_err(what)?;
+            let body = spec.trim_start_matches("boyi:");
+            boyi_engines::build::<G>(body, BuildContext::default())
+                .map_err(|e| what(e.to_string()))?;
+            let think_ms = req.think_ms.unwrap_or(1000);
+            if !(10..=MAX_THINK_MS).contains(&think_ms) {
+                return Err(what(format!(
+                    "think_ms must be between 10 and {MAX_THINK_MS} (got {think_ms})"
+                )));
+            }
+            if req.hold.is_some() {
+                return Err(what("a computer seat cannot be held".into()));
+            }
+            Ok(Seat {
+                name: check_name(req.name.as_deref(), &spec).map_err(what)?,
+                kind: SeatKind::Computer {
+                    player: spec,
+                    think_ms,
+                },
+            })
+        }
+        other => Err(what(format!(
+            "unknown seat kind {other:?} (expected human or computer)"
+        ))),
+    }
+}

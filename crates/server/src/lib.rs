@@ -1,0 +1,87 @@
+//! The Boyi web server (`boyi serve`): people play every game in the browser — on one screen,
+//! over the network with an invitation link, against the computer — and watch engine games.
+//!
+//! - [`http`]: the page (embedded at compile time), the lobby, stored games and records;
+//! - [`ws`]: one WebSocket connection speaking the JSON protocol of docs/protocol.md;
+//! - [`hub`], [`table`], [`seat`]: tables, each a task that owns one game and its seats;
+//! - [`games`]: what the page needs from each game beyond the rules;
+//! - [`analysis`]: the analysis board's position checks and engine runs;
+//! - [`store`]: the SQLite file every change is written to before anyone sees it;
+//! - [`limits`]: connection and message bounds per client.
+
+pub mod analysis;
+pub mod games;
+pub mod http;
+pub mod hub;
+pub mod limits;
+pub mod protocol;
+pub mod seat;
+pub mod store;
+pub mod table;
+pub mod ws;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// How to run the server.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub addr: SocketAddr,
+    pub db: PathBuf,
+    pub limits: limits::Limits,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            db: PathBuf::from("boyi.sqlite"),
+            limits: limits::Limits::default(),
+        }
+    }
+}
+
+/// What every request handler shares.
+pub struct AppState {
+    pub hub: hub::Hub,
+    pub limits: limits::Limits,
+    pub connections: limits::Connections,
+}
+
+/// A server that is listening.
+pub struct Running {
+    pub addr: SocketAddr,
+    /// Unfinished games brought back from the database at start.
+    pub resumed: usize,
+    serve: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Running {
+    /// Serves until the listener fails.
+    pub async fn wait(self) -> anyhow::Result<()> {
+        self.serve.await??;
+        Ok(())
+    }
+}
+
+/// Opens the database, resumes unfinished games and starts listening (inside a tokio runtime).
+pub async fn start(config: Config) -> anyhow::Result<Running> {
+    let store = store::Store::open(&config.db)?;
+    let hub = hub::Hub::new(store);
+    let resumed = hub.resume_all().map_err(anyhow::Error::msg)?;
+    let state = Arc::new(AppState {
+        hub,
+        limits: config.limits,
+        connections: limits::Connections::new(config.limits),
+    });
+    let listener = tokio::net::TcpListener::bind(config.addr).await?;
+    let addr = listener.local_addr()?;
+    let app = http::router(state).into_make_service_with_connect_info::<SocketAddr>();
+    let serve = tokio::spawn(async move { axum::serve(listener, app).await });
+    Ok(Running {
+        addr,
+        resumed,
+        serve,
+    })
+}

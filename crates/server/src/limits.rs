@@ -1,0 +1,134 @@
+//! Bounds per client: how many connections one address may hold and open per minute, and how
+//! many messages a connection may send per second (a token bucket).
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// The limits, all configurable (`boyi serve` has defaults for people; the load test raises
+/// them).
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Connections one address may hold at once.
+    pub connections_per_ip: usize,
+    /// New connections one address may open per minute.
+    pub connects_per_minute: f64,
+    /// Messages a connection may send per second, on average.
+    pub messages_per_second: f64,
+    /// Messages a connection may send at once after a quiet time.
+    pub message_burst: f64,
+    /// Largest message accepted and answered; larger ones get an error.
+    pub max_message_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            connections_per_ip: 32,
+            connects_per_minute: 120.0,
+            messages_per_second: 20.0,
+            message_burst: 60.0,
+            max_message_bytes: 16 * 1024,
+        }
+    }
+}
+
+/// A token bucket: `rate` tokens per second up to `burst`.
+#[derive(Debug, Clone)]
+pub struct Bucket {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    pub fn new(rate: f64, burst: f64) -> Bucket {
+        Bucket {
+            tokens: burst,
+            rate,
+            burst,
+            at: Instant::now(),
+        }
+    }
+
+    /// Takes one token if there is one.
+    pub fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let dt = now.duration_since(self.at).as_secs_f64();
+        self.at = now;
+        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Connections per address.
+pub struct Connections {
+    limits: Limits,
+    per_ip: Mutex<HashMap<IpAddr, (usize, Bucket)>>,
+}
+
+impl Connections {
+    pub fn new(limits: Limits) -> Connections {
+        Connections {
+            limits,
+            per_ip: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Admits a new connection from `ip`, or says why not. Each admitted connection must be
+    /// [`Connections::release`]d.
+    pub fn admit(&self, ip: IpAddr) -> Result<(), String> {
+        let mut map = self.per_ip.lock().unwrap_or_else(|e| e.into_inner());
+        let l = self.limits;
+        let entry = map.entry(ip).or_insert_with(|| {
+            let per_sec = l.connects_per_minute / 60.0;
+            (0, Bucket::new(per_sec, l.connects_per_minute.max(1.0)))
+        });
+        if entry.0 >= l.connections_per_ip {
+            return Err(format!(
+                "too many connections from your address (at most {})",
+                l.connections_per_ip
+            ));
+        }
+        if !entry.1.take() {
+            return Err("too many new connections from your address; wait a moment".into());
+        }
+        entry.0 += 1;
+        Ok(())
+    }
+
+    pub fn release(&self, ip: IpAddr) {
+        let mut map = self.per_ip.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(e) = map.get_mut(&ip) {
+            e.0 = e.0.saturating_sub(1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_and_connection_caps_hold() {
+        let mut b = Bucket::new(0.0, 3.0);
+        assert!(b.take() && b.take() && b.take());
+        assert!(!b.take());
+        let c = Connections::new(Limits {
+            connections_per_ip: 2,
+            ..Limits::default()
+        });
+        let ip: IpAddr = "127.0.0.1".parse().unwrap();
+        assert!(c.admit(ip).is_ok() && c.admit(ip).is_ok());
+        assert!(c.admit(ip).unwrap_err().contains("too many connections"));
+        c.release(ip);
+        assert!(c.admit(ip).is_ok());
+    }
+}

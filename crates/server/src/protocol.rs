@@ -1,0 +1,171 @@
+//! The WebSocket messages clients send (docs/protocol.md): JSON objects with `"v": 1` and a
+//! `"type"`. Parsing is strict: an unknown type or field, a wrong version or a missing field
+//! is an error that names it.
+
+use crate::hub::CreateRequest;
+use serde::Deserialize;
+use serde_json::Value;
+
+/// The protocol version this server speaks.
+pub const VERSION: u64 = 1;
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    Create(CreateRequest),
+    Watch {
+        table: String,
+    },
+    Unwatch {
+        table: String,
+    },
+    Join {
+        table: String,
+        token: String,
+        #[serde(default)]
+        name: Option<String>,
+    },
+    Sit {
+        table: String,
+        #[serde(default)]
+        side: Option<String>,
+        #[serde(default)]
+        name: Option<String>,
+    },
+    Move {
+        table: String,
+        token: String,
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    Resign {
+        table: String,
+        token: String,
+    },
+    OfferDraw {
+        table: String,
+        token: String,
+    },
+    AnswerDraw {
+        table: String,
+        token: String,
+        accept: bool,
+    },
+    RequestUndo {
+        table: String,
+        token: String,
+    },
+    AnswerUndo {
+        table: String,
+        token: String,
+        accept: bool,
+    },
+    Inspect(PositionRequest),
+    Analyze(AnalyzeRequest),
+    StopAnalysis {},
+    Ping {},
+}
+
+/// A position to look at: a game, its variant, a start and moves played from it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionRequest {
+    #[serde(default)]
+    pub id: Option<u64>,
+    pub game: String,
+    #[serde(default)]
+    pub variant: Option<String>,
+    #[serde(default)]
+    pub size: Option<usize>,
+    #[serde(default)]
+    pub position: Option<String>,
+    #[serde(default)]
+    pub moves: Vec<String>,
+}
+
+/// A position to analyse with a built-in player.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyzeRequest {
+    #[serde(default)]
+    pub id: Option<u64>,
+    pub game: String,
+    #[serde(default)]
+    pub variant: Option<String>,
+    #[serde(default)]
+    pub size: Option<usize>,
+    #[serde(default)]
+    pub position: Option<String>,
+    #[serde(default)]
+    pub moves: Vec<String>,
+    #[serde(default)]
+    pub player: Option<String>,
+    #[serde(default)]
+    pub think_ms: Option<u64>,
+}
+
+impl AnalyzeRequest {
+    pub fn position(&self) -> PositionRequest {
+        PositionRequest {
+            id: self.id,
+            game: self.game.clone(),
+            variant: self.variant.clone(),
+            size: self.size,
+            position: self.position.clone(),
+            moves: self.moves.clone(),
+        }
+    }
+}
+
+/// Parses one client message, checking the version first.
+pub fn parse(text: &str) -> Result<ClientMsg, String> {
+    let mut value: Value =
+        serde_json::from_str(text).map_err(|e| format!("malformed message: {e}"))?;
+    let Some(obj) = value.as_object_mut() else {
+        return Err("malformed message: expected a JSON object".into());
+    };
+    match obj.remove("v") {
+        Some(Value::Number(n)) if n.as_u64() == Some(VERSION) => {}
+        Some(v) => {
+            return Err(format!(
+                "unsupported protocol version {v} (this server speaks {VERSION})"
+            ));
+        }
+        None => return Err(format!("message has no \"v\" (protocol version {VERSION})")),
+    }
+    if !obj.contains_key("type") {
+        return Err("message has no \"type\"".into());
+    }
+    serde_json::from_value(value).map_err(|e| format!("bad message: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_parse_strictly() {
+        assert!(matches!(
+            parse(r#"{"v":1,"type":"move","table":"t","token":"k","move":"h8"}"#),
+            Ok(ClientMsg::Move { .. })
+        ));
+        assert!(matches!(
+            parse(r#"{"v":1,"type":"ping"}"#),
+            Ok(ClientMsg::Ping {})
+        ));
+        let err = |s: &str| parse(s).unwrap_err();
+        assert!(err("{").starts_with("malformed message"));
+        assert!(err("[1]").contains("JSON object"));
+        assert!(err(r#"{"type":"ping"}"#).contains("no \"v\""));
+        assert!(err(r#"{"v":2,"type":"ping"}"#).contains("version 2"));
+        assert!(err(r#"{"v":1}"#).contains("no \"type\""));
+        assert!(err(r#"{"v":1,"type":"fly"}"#).contains("unknown variant `fly`"));
+        assert!(err(r#"{"v":1,"type":"move","table":"t","token":"k"}"#).contains("move"));
+        assert!(err(r#"{"v":1,"type":"watch","table":"t","x":1}"#).contains("unknown field"));
+        assert!(
+            parse(r#"{"v":1,"type":"create","game":"gomoku","black":{"kind":"human"},"white":{"kind":"human"},"oops":1}"#)
+                .unwrap_err()
+                .contains("unknown field")
+        );
+    }
+}

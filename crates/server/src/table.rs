@@ -1,0 +1,856 @@
+//! One table: a game between two seats, run by its own task. Every request about the table
+//! (watch, move, resign, draw, undo, take a seat) comes in as a [`Cmd`]; the task checks it,
+//! writes the change to the store, and then sends the full state to everyone watching.
+//! Errors go to the asking connection only and change nothing.
+//!
+//! Computer seats think on their own threads ([`PlayerThread`]); their thinking and moves come
+//! back to the task as events, so the runtime never waits for a search.
+
+use crate::games::ServerGame;
+use crate::seat::{Seat, SeatKind, TableOptions, check_name, new_token, same_token, side_name};
+use crate::store::{GameRow, MoveRow, Store};
+use boyi_core::{Game, Side};
+use boyi_engines::{
+    BuildContext, Clock, GameHistory, Info, Limits, PlayerThread, Score, SearchEvent,
+};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+/// Messages to one connection: JSON text.
+pub type Outbox = mpsc::Sender<Arc<str>>;
+
+/// What a connection asks of a table.
+pub enum Cmd {
+    Watch {
+        conn: u64,
+        out: Outbox,
+    },
+    Unwatch {
+        conn: u64,
+    },
+    /// Watch, and hold the seat of `token` under `name`.
+    Join {
+        conn: u64,
+        out: Outbox,
+        token: String,
+        name: Option<String>,
+    },
+    /// Take an open seat (`side`, or any): answered with a `seated` message holding a token.
+    Sit {
+        conn: u64,
+        out: Outbox,
+        side: Option<Side>,
+        name: Option<String>,
+    },
+    Act {
+        conn: u64,
+        out: Outbox,
+        token: String,
+        act: Act,
+    },
+}
+
+/// What a seat holder does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Act {
+    Move(String),
+    Resign,
+    OfferDraw,
+    AnswerDraw(bool),
+    RequestUndo,
+    AnswerUndo(bool),
+}
+
+/// The handle the rest of the server keeps of a running table.
+#[derive(Clone)]
+pub struct TableHandle {
+    pub tx: mpsc::UnboundedSender<Cmd>,
+    /// The table's line in the lobby, kept current by the task.
+    pub summary: Arc<Mutex<Value>>,
+}
+
+struct MoveRec {
+    text: String,
+    side: Side,
+    elapsed_ms: u64,
+    notations: Vec<(&'static str, String)>,
+    clocks: Option<[u64; 2]>,
+}
+
+struct Engine<G: ServerGame> {
+    thread: PlayerThread<G>,
+    /// Jobs sent to the thread so far; the result of job `sent` is the one awaited.
+    sent: u64,
+}
+
+struct EngineEvent<G: ServerGame> {
+    side: Side,
+    job: u64,
+    event: SearchEvent<G>,
+}
+
+struct TableResult {
+    winner: Option<Side>,
+    reason: String,
+}
+
+pub struct Table<G: ServerGame> {
+    id: String,
+    options: TableOptions,
+    seats: [Seat; 2],
+    history: GameHistory<G>,
+    log: Vec<MoveRec>,
+    clocks: Option<[Duration; 2]>,
+    turn_started: Instant,
+    result: Option<TableResult>,
+    draw_offer: Option<Side>,
+    undo_request: Option<Side>,
+    watchers: HashMap<u64, Outbox>,
+    engines: [Option<Engine<G>>; 2],
+    /// The engine side whose move is awaited, with its job number.
+    awaiting: Option<(Side, u64)>,
+    engine_tx: mpsc::UnboundedSender<EngineEvent<G>>,
+    thinking: Option<Value>,
+    store: Store,
+    summary: Arc<Mutex<Value>>,
+    hints: Value,
+}
+
+/// A new table's setup, checked.
+pub struct NewTable<G: Game> {
+    pub id: String,
+    pub start: G,
+    pub options: TableOptions,
+    pub seats: [Seat; 2],
+}
+
+impl<G: ServerGame> Table<G> {
+    /// Stores a new table and starts its task.
+    pub async fn create(new: NewTable<G>, store: Store) -> Result<TableHandle, String> {
+        let row = GameRow {
+            id: new.id.clone(),
+            game: G::NAME.into(),
+            variant: new.start.variant().to_string(),
+            start: new.start.to_text(),
+            options: serde_json::to_value(new.options).map_err(|e| e.to_string())?,
+            seats: serde_json::to_value(&new.seats).map_err(|e| e.to_string())?,
+            created_ms: crate::store::now_ms(),
+            winner: None,
+            reason: None,
+            finished_ms: None,
+            moves: vec![],
+        };
+        store.create(row).await.map_err(|e| e.to_string())?;
+        Ok(Self::spawn(new, Vec::new(), None, store))
+    }
+
+    /// Rebuilds a stored table (unfinished: it resumes; finished: it can be watched).
+    pub fn resume(row: &GameRow, store: Store) -> Result<TableHandle, String> {
+        let variant: G::Variant = row.variant.parse().map_err(|e| format!("{e}"))?;
+        let start = G::from_text(&variant, &row.start).map_err(|e| format!("start: {e}"))?;
+        let options: TableOptions =
+            serde_json::from_value(row.options.clone()).map_err(|e| format!("options: {e}"))?;
+        let seats: [Seat; 2] =
+            serde_json::from_value(row.seats.clone()).map_err(|e| format!("seats: {e}"))?;
+        let result = row.winner.as_ref().map(|w| TableResult {
+            winner: match w.as_str() {
+                "black" => Some(Side::Black),
+                "white" => Some(Side::White),
+                _ => None,
+            },
+            reason: row.reason.clone().unwrap_or_default(),
+        });
+        let new = NewTable {
+            id: row.id.clone(),
+            start,
+            options,
+            seats,
+        };
+        Ok(Self::spawn(new, row.moves.clone(), result, store))
+    }
+
+    fn spawn(
+        new: NewTable<G>,
+        moves: Vec<MoveRow>,
+        result: Option<TableResult>,
+        store: Store,
+    ) -> TableHandle {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let (engine_tx, engine_rx) = mpsc::unbounded_channel();
+        let summary = Arc::new(Mutex::new(Value::Null));
+        let mut table = Table {
+            id: new.id,
+            clocks: new
+                .options
+                .clock
+                .map(|c| [Duration::from_millis(c.base_ms); 2]),
+            options: new.options,
+            seats: new.seats,
+            history: GameHistory::new(new.start),
+            log: Vec::new(),
+            turn_started: Instant::now(),
+            result,
+            draw_offer: None,
+            undo_request: None,
+            watchers: HashMap::new(),
+            engines: [None, None],
+            awaiting: None,
+            engine_tx,
+            thinking: None,
+            store,
+            summary: summary.clone(),
+            hints: Value::Null,
+        };
+        table.replay(moves);
+        tokio::spawn(table.run(rx, engine_rx));
+        TableHandle { tx, summary }
+    }
+
+    /// Plays stored moves (canonical texts, so each must parse and be legal).
+    fn replay(&mut self, moves: Vec<MoveRow>) {
+        for m in moves {
+            let side = self.history.current().side_to_move();
+            let Ok(mv) = self.history.current().parse_move(&m.text) else {
+                self.result = Some(TableResult {
+                    winner: None,
+                    reason: format!("stored move {} ({}) is illegal", m.ply + 1, m.text),
+                });
+                break;
+            };
+            let notations = self.history.current().notations(&mv);
+            self.history.push(mv);
+            if let (Some(c), Some(after)) = (&mut self.clocks, m.clocks) {
+                *c = after.map(Duration::from_millis);
+            }
+            self.log.push(MoveRec {
+                text: m.text,
+                side,
+                elapsed_ms: m.elapsed_ms,
+                notations,
+                clocks: m.clocks,
+            });
+        }
+        if self.result.is_none()
+            && let Some(o) = self.history.current().outcome()
+        {
+            self.result = Some(TableResult {
+                winner: o.winner,
+                reason: o.reason.into(),
+            });
+        }
+    }
+
+    async fn run(
+        mut self,
+        mut rx: mpsc::UnboundedReceiver<Cmd>,
+        mut engine_rx: mpsc::UnboundedReceiver<EngineEvent<G>>,
+    ) {
+        self.refresh();
+        self.start_engine_if_due().await;
+        loop {
+            let flag = self.flag_deadline();
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd).await,
+                    None => break,
+                },
+                Some(ev) = engine_rx.recv() => self.on_engine(ev).await,
+                _ = sleep_until(flag) => self.on_flag().await,
+            }
+        }
+    }
+
+    fn to_move(&self) -> Side {
+        self.history.current().side_to_move()
+    }
+
+    fn playing(&self) -> bool {
+        self.result.is_none()
+    }
+
+    /// When the side to move runs out of time (clocks run from the second move on).
+    fn flag_deadline(&self) -> Option<Instant> {
+        let clocks = self.clocks?;
+        if !self.playing() || self.log.is_empty() {
+            return None;
+        }
+        Some(self.turn_started + clocks[self.to_move().index()])
+    }
+
+    async fn handle(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::Watch { conn, out } => {
+                self.watchers.insert(conn, out.clone());
+                send(&out, &self.state_json());
+                if let Some(t) = &self.thinking {
+                    send(&out, t);
+                }
+            }
+            Cmd::Unwatch { conn } => {
+                self.watchers.remove(&conn);
+            }
+            Cmd::Join {
+                conn,
+                out,
+                token,
+                name,
+            } => {
+                self.watchers.insert(conn, out.clone());
+                let joined = self.join(&token, name.as_deref()).await;
+                if joined.is_ok()
+                    && let Ok(side) = self.seat_of(&token)
+                {
+                    let msg = json!({"v": 1, "type": "joined", "table": self.id, "side": side_name(side)});
+                    send(&out, &msg);
+                }
+                match joined {
+                    Ok(true) => self.broadcast_state(),
+                    Ok(false) => send(&out, &self.state_json()),
+                    Err(e) => {
+                        send(&out, &self.state_json());
+                        self.error(&out, &e);
+                    }
+                }
+            }
+            Cmd::Sit {
+                conn,
+                out,
+                side,
+                name,
+            } => {
+                self.watchers.insert(conn, out.clone());
+                match self.sit(side, name.as_deref()).await {
+                    Ok((side, token)) => {
+                        let msg = json!({"v": 1, "type": "seated", "table": self.id,
+                                         "side": side_name(side), "token": token});
+                        send(&out, &msg);
+                        self.broadcast_state();
+                    }
+                    Err(e) => self.error(&out, &e),
+                }
+            }
+            Cmd::Act {
+                conn,
+                out,
+                token,
+                act,
+            } => {
+                self.watchers.insert(conn, out.clone());
+                match self.act(&token, act).await {
+                    Ok(()) => {
+                        self.broadcast_state();
+                        self.start_engine_if_due().await;
+                    }
+                    Err(e) => self.error(&out, &e),
+                }
+            }
+        }
+    }
+
+    fn error(&self, out: &Outbox, message: &str) {
+        send(
+            out,
+            &json!({"v": 1, "type": "error", "table": self.id, "message": message}),
+        );
+    }
+
+    /// The side whose seat `token` holds.
+    fn seat_of(&self, token: &str) -> Result<Side, String> {
+        Side::BOTH
+            .into_iter()
+            .find(|s| {
+                self.seats[s.index()]
+                    .token()
+                    .is_some_and(|t| same_token(t, token))
+            })
+            .ok_or_else(|| "this token holds no seat at this table".to_string())
+    }
+
+    /// Marks the token's seat as held; `true` if anything changed.
+    async fn join(&mut self, token: &str, name: Option<&str>) -> Result<bool, String> {
+        let side = self.seat_of(token)?;
+        let seat = &self.seats[side.index()];
+        let name = match name {
+            Some(n) => check_name(Some(n), &seat.name)?,
+            None => seat.name.clone(),
+        };
+        let was_open = seat.is_open();
+        if !was_open && name == seat.name {
+            return Ok(false);
+        }
+        let mut seats = self.seats.clone();
+        seats[side.index()].name = name;
+        if let SeatKind::Human { claimed, .. } = &mut seats[side.index()].kind {
+            *claimed = true;
+        }
+        self.save_seats(seats).await?;
+        Ok(true)
+    }
+
+    async fn sit(
+        &mut self,
+        side: Option<Side>,
+        name: Option<&str>,
+    ) -> Result<(Side, String), String> {
+        if !self.playing() {
+            return Err("the game is over".into());
+        }
+        let side = match side {
+            Some(s) if self.seats[s.index()].is_open() => s,
+            Some(s) => return Err(format!("the {} seat is not open", side_name(s))),
+            None => Side::BOTH
+                .into_iter()
+                .find(|s| self.seats[s.index()].is_open())
+                .ok_or("this table has no open seat")?,
+        };
+        let mut seats = self.seats.clone();
+        let token = new_token();
+        seats[side.index()].name = check_name(name, &seats[side.index()].name)?;
+        seats[side.index()].kind = SeatKind::Human {
+            token: token.clone(),
+            claimed: true,
+        };
+        self.save_seats(seats).await?;
+        Ok((side, token))
+    }
+
+    async fn save_seats(&mut self, seats: [Seat; 2]) -> Result<(), String> {
+        let json = serde_json::to_value(&seats).map_err(|e| e.to_string())?;
+        self.store
+            .set_seats(&self.id, json)
+            .await
+            .map_err(|e| e.to_string())?;
+        self.seats = seats;
+        Ok(())
+    }
+
+    async fn act(&mut self, token: &str, act: Act) -> Result<(), String> {
+        let side = self.seat_of(token)?;
+        if !self.playing() {
+            return Err("the game is over".into());
+        }
+        let opponent_is_computer = self.seats[side.opponent().index()].is_computer();
+        match act {
+            Act::Move(text) => self.human_move(side, &text).await,
+            Act::Resign => {
+                self.finish(
+                    Some(side.opponent()),
+                    format!("{} resigned", G::side_name(side)),
+                )
+                .await
+            }
+            Act::OfferDraw => {
+                if opponent_is_computer {
+                    return Err("the computer does not accept draw offers".into());
+                }
+                if self.options.local || self.draw_offer == Some(side.opponent()) {
+                    return self.finish(None, "agreed draw".into()).await;
+                }
+                self.draw_offer = Some(side);
+                Ok(())
+            }
+            Act::AnswerDraw(accept) => {
+                if self.draw_offer != Some(side.opponent()) {
+                    return Err("there is no draw offer to answer".into());
+                }
+                self.draw_offer = None;
+                if accept {
+                    self.finish(None, "agreed draw".into()).await
+                } else {
+                    Ok(())
+                }
+            }
+            Act::RequestUndo => {
+                if !self.options.undo {
+                    return Err("this table does not allow taking moves back".into());
+                }
+                if !self.log.iter().any(|m| m.side == side) {
+                    return Err("you have no move to take back".into());
+                }
+                if opponent_is_computer || self.options.local {
+                    return self.undo_for(side).await;
+                }
+                self.undo_request = Some(side);
+                Ok(())
+            }
+            Act::AnswerUndo(accept) => {
+                let Some(asker) = self.undo_request.filter(|s| *s == side.opponent()) else {
+                    return Err("there is no undo request to answer".into());
+                };
+                self.undo_request = None;
+                if accept {
+                    self.undo_for(asker).await
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    async fn human_move(&mut self, side: Side, text: &str) -> Result<(), String> {
+        if self.to_move() != side {
+            return Err(format!(
+                "it is not your turn ({} to move)",
+                G::side_name(self.to_move())
+            ));
+        }
+        if text.len() > 512 {
+            return Err("move text is too long".into());
+        }
+        let mv = self
+            .history
+            .current()
+            .parse_move(text)
+            .map_err(|e| format!("move {text:?}: {e}"))?;
+        self.play(mv).await
+    }
+
+    /// Plays a legal move of the side to move: clock, store, then the table's state.
+    async fn play(&mut self, mv: G::Move) -> Result<(), String> {
+        let side = self.to_move();
+        let elapsed = self.turn_started.elapsed();
+        let mut clocks = self.clocks;
+        if let (Some(c), Some(spec)) = (&mut clocks, self.options.clock) {
+            if !self.log.is_empty() {
+                let left = &mut c[side.index()];
+                *left = left.saturating_sub(elapsed);
+                if left.is_zero() {
+                    self.on_flag().await;
+                    return Err("your time is up".into());
+                }
+            }
+            c[side.index()] += Duration::from_millis(spec.inc_ms);
+        }
+        let pos = self.history.current();
+        let rec = MoveRec {
+            text: pos.format_move(&mv),
+            side,
+            elapsed_ms: elapsed.as_millis() as u64,
+            notations: pos.notations(&mv),
+            clocks: clocks.map(|c| c.map(|d| d.as_millis() as u64)),
+        };
+        let row = MoveRow {
+            ply: self.log.len() as u32,
+            text: rec.text.clone(),
+            side: side_name(side).into(),
+            elapsed_ms: rec.elapsed_ms,
+            clocks: rec.clocks,
+        };
+        self.store
+            .append_move(&self.id, row)
+            .await
+            .map_err(|e| e.to_string())?;
+        self.history.push(mv);
+        self.log.push(rec);
+        self.clocks = clocks;
+        self.turn_started = Instant::now();
+        self.draw_offer = None;
+        self.undo_request = None;
+        self.thinking = None;
+        if let Some(o) = self.history.current().outcome() {
+            self.finish(o.winner, o.reason.into()).await?;
+        }
+        Ok(())
+    }
+
+    /// Takes moves back until the last move of `side` is gone.
+    async fn undo_for(&mut self, side: Side) -> Result<(), String> {
+        let Some(last) = self.log.iter().rposition(|m| m.side == side) else {
+            return Err("you have no move to take back".into());
+        };
+        self.store
+            .truncate(&self.id, last as u32)
+            .await
+            .map_err(|e| e.to_string())?;
+        self.cancel_engine();
+        while self.log.len() > last {
+            self.log.pop();
+            self.history.pop();
+        }
+        if let (Some(c), Some(spec)) = (&mut self.clocks, self.options.clock) {
+            let base = Duration::from_millis(spec.base_ms);
+            *c = self
+                .log
+                .last()
+                .and_then(|m| m.clocks)
+                .map(|a| a.map(Duration::from_millis))
+                .unwrap_or([base; 2]);
+        }
+        self.turn_started = Instant::now();
+        self.undo_request = None;
+        self.draw_offer = None;
+        Ok(())
+    }
+
+    async fn finish(&mut self, winner: Option<Side>, reason: String) -> Result<(), String> {
+        let w = winner.map(side_name).unwrap_or("draw");
+        self.store
+            .finish(&self.id, w, &reason)
+            .await
+            .map_err(|e| e.to_string())?;
+        if let (Some(c), false) = (&mut self.clocks, self.log.is_empty()) {
+            let left = &mut c[self.history.current().side_to_move().index()];
+            *left = left.saturating_sub(self.turn_started.elapsed());
+        }
+        self.result = Some(TableResult { winner, reason });
+        self.cancel_engine();
+        self.engines = [None, None];
+        self.draw_offer = None;
+        self.undo_request = None;
+        Ok(())
+    }
+
+    async fn on_flag(&mut self) {
+        if !self.playing() {
+            return;
+        }
+        let loser = self.to_move();
+        let reason = format!("{} ran out of time", G::side_name(loser));
+        if self.finish(Some(loser.opponent()), reason).await.is_ok() {
+            self.broadcast_state();
+        }
+    }
+
+    /// Forgets the awaited engine move (after an undo or the end of the game).
+    fn cancel_engine(&mut self) {
+        if let Some((side, _)) = self.awaiting.take()
+            && let Some(e) = &self.engines[side.index()]
+        {
+            e.thread.stop();
+        }
+        self.thinking = None;
+    }
+
+    /// Starts the computer's search if a computer seat is to move and none is running.
+    async fn start_engine_if_due(&mut self) {
+        let side = self.to_move();
+        let SeatKind::Computer { player, think_ms } = &self.seats[side.index()].kind else {
+            return;
+        };
+        if !self.playing() || self.awaiting.is_some() {
+            return;
+        }
+        let (player, think_ms) = (player.clone(), *think_ms);
+        if self.engines[side.index()].is_none() {
+            match self.spawn_engine(side, &player) {
+                Ok(e) => self.engines[side.index()] = Some(e),
+                Err(e) => {
+                    let reason = format!("{player} could not start: {e}");
+                    if let Err(e) = self.finish(Some(side.opponent()), reason).await {
+                        log(&self.id, &e);
+                    }
+                    self.broadcast_state();
+                    return;
+                }
+            }
+        }
+        let clock = self.clocks.map(|c| Clock {
+            time_left: c,
+            increment: [Duration::from_millis(self.options.clock.map_or(0, |c| c.inc_ms)); 2],
+            moves_to_go: None,
+        });
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(think_ms)),
+            clock,
+            ..Limits::default()
+        };
+        let engine = self.engines[side.index()].as_mut().expect("spawned above");
+        engine.sent += 1;
+        engine
+            .thread
+            .search(self.history.clone(), limits, engine.sent == 1);
+        self.awaiting = Some((side, engine.sent));
+    }
+
+    fn spawn_engine(&self, side: Side, spec: &str) -> Result<Engine<G>, String> {
+        let body = spec.strip_prefix("boyi:").unwrap_or(spec);
+        let ctx = BuildContext {
+            seed: self.history.current().hash() ^ self.log.len() as u64,
+        };
+        let player = boyi_engines::build::<G>(body, ctx).map_err(|e| e.to_string())?;
+        let tx = self.engine_tx.clone();
+        let mut job = 1u64;
+        let thread = PlayerThread::spawn(player, move |event: SearchEvent<G>| {
+            let done = matches!(event, SearchEvent::Done(_));
+            let _ = tx.send(EngineEvent { side, job, event });
+            if done {
+                job += 1;
+            }
+        });
+        Ok(Engine { thread, sent: 0 })
+    }
+
+    async fn on_engine(&mut self, ev: EngineEvent<G>) {
+        if self.awaiting != Some((ev.side, ev.job)) {
+            return;
+        }
+        match ev.event {
+            SearchEvent::Info(info) => {
+                let msg = thinking_json(&self.id, ev.side, &info);
+                self.broadcast(&msg);
+                self.thinking = Some(msg);
+            }
+            SearchEvent::Done(result) => {
+                self.awaiting = None;
+                let outcome = match result {
+                    Ok(mv) if self.history.current().is_legal(&mv) => self.play(mv).await,
+                    Ok(mv) => {
+                        let reason = format!("the computer played an illegal move ({mv:?})");
+                        self.finish(Some(ev.side.opponent()), reason).await
+                    }
+                    Err(e) => {
+                        let reason = format!("the computer gave up: {e}");
+                        self.finish(Some(ev.side.opponent()), reason).await
+                    }
+                };
+                if let Err(e) = outcome {
+                    log(&self.id, &e);
+                }
+                self.broadcast_state();
+                self.start_engine_if_due().await;
+            }
+        }
+    }
+
+    fn broadcast(&mut self, msg: &Value) {
+        let text: Arc<str> = msg.to_string().into();
+        self.watchers
+            .retain(|_, out| match out.try_send(text.clone()) {
+                Ok(()) => true,
+                Err(mpsc::error::TrySendError::Full(_)) => true,
+                Err(mpsc::error::TrySendError::Closed(_)) => false,
+            });
+    }
+
+    fn broadcast_state(&mut self) {
+        self.refresh();
+        let state = self.state_json();
+        self.broadcast(&state);
+    }
+
+    /// Recomputes what every state message shares: the hints and the lobby line.
+    fn refresh(&mut self) {
+        self.hints = if self.playing() {
+            self.history.current().hints()
+        } else {
+            Value::Null
+        };
+        let summary = json!({
+            "table": self.id,
+            "game": G::NAME,
+            "variant": self.history.current().variant().to_string(),
+            "seats": self.public_seats(),
+            "moves": self.log.len(),
+            "to_move": side_name(self.to_move()),
+            "status": if self.playing() { "playing" } else { "finished" },
+            "result": self.result_json(),
+            "clock": self.options.clock,
+        });
+        *self.summary.lock().unwrap_or_else(|e| e.into_inner()) = summary;
+    }
+
+    fn public_seats(&self) -> Value {
+        Value::Array(
+            Side::BOTH
+                .into_iter()
+                .map(|s| self.seats[s.index()].public(s, G::side_name(s)))
+                .collect(),
+        )
+    }
+
+    fn result_json(&self) -> Value {
+        match &self.result {
+            None => Value::Null,
+            Some(r) => json!({
+                "winner": r.winner.map(side_name),
+                "reason": r.reason,
+            }),
+        }
+    }
+
+    fn state_json(&self) -> Value {
+        let moves: Vec<Value> = self
+            .log
+            .iter()
+            .map(|m| {
+                let mut v = json!({"text": m.text, "side": side_name(m.side), "ms": m.elapsed_ms});
+                for (k, t) in &m.notations {
+                    v[*k] = t.as_str().into();
+                }
+                v
+            })
+            .collect();
+        let clocks = self.clocks.map(|c| {
+            let running = self.flag_deadline().is_some().then(|| self.to_move());
+            let mut left = c.map(|d| d.as_millis() as u64);
+            if let Some(s) = running {
+                left[s.index()] =
+                    left[s.index()].saturating_sub(self.turn_started.elapsed().as_millis() as u64);
+            }
+            json!({"black": left[0], "white": left[1], "running": running.map(side_name)})
+        });
+        let pos = self.history.current();
+        json!({
+            "v": 1,
+            "type": "state",
+            "table": self.id,
+            "game": G::NAME,
+            "variant": pos.variant().to_string(),
+            "options": self.options,
+            "seats": self.public_seats(),
+            "start": self.history.start().to_text(),
+            "position": pos.to_text(),
+            "to_move": side_name(pos.side_to_move()),
+            "moves": moves,
+            "clocks": clocks,
+            "status": if self.playing() { "playing" } else { "finished" },
+            "result": self.result_json(),
+            "offers": {
+                "draw": self.draw_offer.map(side_name),
+                "undo": self.undo_request.map(side_name),
+            },
+            "thinking": self.awaiting.map(|(s, _)| side_name(s)),
+            "hints": self.hints,
+        })
+    }
+}
+
+fn thinking_json(table: &str, side: Side, info: &Info) -> Value {
+    json!({
+        "v": 1,
+        "type": "thinking",
+        "table": table,
+        "side": side_name(side),
+        "depth": info.depth,
+        "score": info.score.map(score_text),
+        "pv": info.pv,
+        "nodes": info.nodes,
+        "nps": info.nps,
+        "time_ms": info.time.map(|t| t.as_millis() as u64),
+        "text": info.text,
+    })
+}
+
+/// A score as text: `35` or `mate 3`.
+pub fn score_text(s: Score) -> String {
+    s.to_string()
+}
+
+fn send(out: &Outbox, msg: &Value) {
+    let _ = out.try_send(msg.to_string().into());
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at.into()).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Server-side problems nobody is waiting for go to the standard error of the server.
+fn log(table: &str, what: &str) {
+    eprintln!("boyi serve: table {table}: {what}");
+}

@@ -1,0 +1,213 @@
+//! One WebSocket connection: reads client messages (size, rate and syntax checked), hands them
+//! to the tables, and writes back what the tables and analyses send to it.
+
+use crate::analysis::{self, Running};
+use crate::protocol::{self, ClientMsg};
+use crate::seat::parse_side;
+use crate::table::{Act, Cmd, Outbox};
+use crate::{AppState, limits::Bucket};
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::collections::HashSet;
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use tokio::sync::mpsc;
+
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// Messages queued for a slow client before new ones are dropped (a later `state` repairs it).
+const OUTBOX: usize = 256;
+/// Rate-limit violations after which the connection is closed.
+const MAX_VIOLATIONS: u32 = 200;
+
+struct Conn {
+    id: u64,
+    app: Arc<AppState>,
+    out: Outbox,
+    watching: HashSet<String>,
+    analysis: Option<Running>,
+}
+
+pub async fn run(socket: WebSocket, app: Arc<AppState>, ip: IpAddr) {
+    let (mut sink, mut stream) = socket.split();
+    let (out, mut rx) = mpsc::channel::<Arc<str>>(OUTBOX);
+    let writer = tokio::spawn(async move {
+        while let Some(text) = rx.recv().await {
+            if sink
+                .send(Message::Text(Utf8Bytes::from(&*text)))
+                .await
+                .is_err()
+            {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let limits = app.limits;
+    let mut conn = Conn {
+        id: NEXT_CONN.fetch_add(1, Ordering::Relaxed),
+        app: app.clone(),
+        out: out.clone(),
+        watching: HashSet::new(),
+        analysis: None,
+    };
+    let mut bucket = Bucket::new(limits.messages_per_second, limits.message_burst);
+    let mut violations = 0u32;
+    while let Some(Ok(msg)) = stream.next().await {
+        let text = match msg {
+            Message::Text(t) => t,
+            Message::Binary(_) => {
+                conn.error(None, "binary messages are not supported; send JSON text");
+                continue;
+            }
+            Message::Close(_) => break,
+            Message::Ping(_) | Message::Pong(_) => continue,
+        };
+        if !bucket.take() {
+            violations += 1;
+            if violations > MAX_VIOLATIONS {
+                break;
+            }
+            conn.error(
+                None,
+                &format!(
+                    "too many messages: at most {} per second",
+                    limits.messages_per_second
+                ),
+            );
+            continue;
+        }
+        if text.len() > limits.max_message_bytes {
+            conn.error(
+                None,
+                &format!(
+                    "message too large ({} bytes; the limit is {})",
+                    text.len(),
+                    limits.max_message_bytes
+                ),
+            );
+            continue;
+        }
+        match protocol::parse(text.as_str()) {
+            Ok(m) => conn.handle(m).await,
+            Err(e) => conn.error(None, &e),
+        }
+    }
+    for table in std::mem::take(&mut conn.watching) {
+        if let Ok(h) = app.hub.get(&table) {
+            let _ = h.tx.send(Cmd::Unwatch { conn: conn.id });
+        }
+    }
+    drop(conn);
+    drop(out);
+    let _ = writer.await;
+    app.connections.release(ip);
+}
+
+impl Conn {
+    fn send(&self, msg: Value) {
+        let _ = self.out.try_send(msg.to_string().into());
+    }
+
+    fn error(&self, table: Option<&str>, message: &str) {
+        self.send(json!({"v": 1, "type": "error", "table": table, "message": message}));
+    }
+
+    /// Sends `cmd` to table `id`; an unknown table is an error to this client.
+    fn send_to_table(&mut self, id: &str, cmd: Cmd) {
+        match self.app.hub.get(id) {
+            Ok(h) => {
+                if h.tx.send(cmd).is_ok() {
+                    self.watching.insert(id.to_string());
+                } else {
+                    self.error(Some(id), "this table has closed");
+                }
+            }
+            Err(e) => self.error(Some(id), &e),
+        }
+    }
+
+    fn act(&mut self, table: String, token: String, act: Act) {
+        let cmd = Cmd::Act {
+            conn: self.id,
+            out: self.out.clone(),
+            token,
+            act,
+        };
+        self.send_to_table(&table, cmd);
+    }
+
+    async fn handle(&mut self, msg: ClientMsg) {
+        let (id, out) = (self.id, self.out.clone());
+        match msg {
+            ClientMsg::Ping {} => self.send(json!({"v": 1, "type": "pong"})),
+            ClientMsg::Create(req) => match self.app.hub.create(req).await {
+                Ok(c) => self
+                    .send(json!({"v": 1, "type": "created", "table": c.table, "tokens": c.tokens})),
+                Err(e) => self.error(None, &e),
+            },
+            ClientMsg::Watch { table } => self.send_to_table(&table, Cmd::Watch { conn: id, out }),
+            ClientMsg::Unwatch { table } => {
+                if self.watching.remove(&table)
+                    && let Ok(h) = self.app.hub.get(&table)
+                {
+                    let _ = h.tx.send(Cmd::Unwatch { conn: id });
+                }
+            }
+            ClientMsg::Join { table, token, name } => self.send_to_table(
+                &table,
+                Cmd::Join {
+                    conn: id,
+                    out,
+                    token,
+                    name,
+                },
+            ),
+            ClientMsg::Sit { table, side, name } => {
+                let side = match side.as_deref().map(parse_side).transpose() {
+                    Ok(s) => s,
+                    Err(e) => return self.error(Some(&table), &e),
+                };
+                self.send_to_table(
+                    &table,
+                    Cmd::Sit {
+                        conn: id,
+                        out,
+                        side,
+                        name,
+                    },
+                )
+            }
+            ClientMsg::Move { table, token, mv } => self.act(table, token, Act::Move(mv)),
+            ClientMsg::Resign { table, token } => self.act(table, token, Act::Resign),
+            ClientMsg::OfferDraw { table, token } => self.act(table, token, Act::OfferDraw),
+            ClientMsg::AnswerDraw {
+                table,
+                token,
+                accept,
+            } => self.act(table, token, Act::AnswerDraw(accept)),
+            ClientMsg::RequestUndo { table, token } => self.act(table, token, Act::RequestUndo),
+            ClientMsg::AnswerUndo {
+                table,
+                token,
+                accept,
+            } => self.act(table, token, Act::AnswerUndo(accept)),
+            ClientMsg::Inspect(req) => match analysis::inspect(&req) {
+                Ok(v) => self.send(v),
+                Err(e) => self.send(json!({"v": 1, "type": "error", "id": req.id, "message": e})),
+            },
+            ClientMsg::Analyze(req) => {
+                self.analysis = None;
+                match analysis::analyze(&req, out) {
+                    Ok(running) => self.analysis = Some(running),
+                    Err(e) => {
+                        self.send(json!({"v": 1, "type": "error", "id": req.id, "message": e}))
+                    }
+                }
+            }
+            ClientMsg::StopAnalysis {} => self.analysis = None,
+        }
+    }
+}

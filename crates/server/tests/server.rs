@@ -1,0 +1,472 @@
+//! The server over real HTTP and WebSocket on loopback: full games of every game between two
+//! seats, watchers that cannot move, reconnecting, restarting mid-game, and bad input of
+//! every kind rejected with nothing changed.
+
+mod common;
+
+use boyi_core::Game;
+use boyi_core::rng::SplitMix64;
+use boyi_games::{connect6::Connect6, gomoku::Gomoku, jiu::Jiu, xiangqi::Xiangqi};
+use common::{Client, TestServer, http_get};
+use serde_json::{Value, json};
+
+fn human() -> Value {
+    json!({"kind": "human"})
+}
+
+/// Creates a table whose white seat is open, takes it with a second client via the token (an
+/// invitation link), and plays random legal moves from both seats to the end, checking each
+/// state against a local copy of the rules.
+async fn full_game<G: Game>(server: &TestServer, mut req: Value, seed: u64) -> (String, G) {
+    let mut a = Client::connect(server.addr).await;
+    let mut b = Client::connect(server.addr).await;
+    req["black"] = human();
+    req["white"] = json!({"kind": "human", "hold": false, "name": "Invitee"});
+    let (table, tokens) = a.create(req.clone()).await;
+    let tok = |s: &str| tokens[s].as_str().unwrap().to_string();
+    let (black, white) = (tok("black"), tok("white"));
+    a.send(json!({"v": 1, "type": "join", "table": table, "token": black}))
+        .await;
+    let s = a.state_at(&table, 0).await;
+    b.send(json!({"v": 1, "type": "join", "table": table, "token": white, "name": "Bo"}))
+        .await;
+    let s2 = b.state_at(&table, 0).await;
+    assert_eq!(s2["seats"][1]["name"], "Bo");
+    assert_eq!(s2["seats"][1]["open"], false);
+    let variant = req["variant"]
+        .as_str()
+        .map(|v| v.parse().ok().unwrap())
+        .unwrap_or_default();
+    let mut local = G::from_text(&variant, s["start"].as_str().unwrap()).unwrap();
+    let mut rng = SplitMix64::new(seed);
+    let mut plies = 0;
+    while local.outcome().is_none() {
+        let moves = local.legal_moves();
+        let mv = &moves[rng.below(moves.len())];
+        let text = local.format_move(mv);
+        let white_moves = local.side_to_move() == boyi_core::Side::White;
+        let (mover, token) = if white_moves {
+            (&mut b, &white)
+        } else {
+            (&mut a, &black)
+        };
+        mover.play(&table, token, &text).await;
+        local.play(mv);
+        plies += 1;
+        let sa = a.state_at(&table, plies).await;
+        let sb = b.state_at(&table, plies).await;
+        assert_eq!(sa["position"], local.to_text(), "after {text}");
+        assert_eq!(sa, sb);
+    }
+    let last = a.fresh_state(&table).await;
+    let o = local.outcome().unwrap();
+    assert_eq!(last["status"], "finished");
+    assert_eq!(last["result"]["reason"], o.reason);
+    let winner = o.winner.map(|s| {
+        if s == boyi_core::Side::Black {
+            "black"
+        } else {
+            "white"
+        }
+    });
+    assert_eq!(last["result"]["winner"], json!(winner));
+    // Stored, replayable and downloadable.
+    let (status, body) = http_get(server.addr, &format!("/api/games/{table}")).await;
+    assert_eq!(status, 200);
+    let stored: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(stored["moves"].as_array().unwrap().len(), plies);
+    assert_eq!(stored["positions"].as_array().unwrap().len(), plies + 1);
+    assert_eq!(stored["positions"][plies], local.to_text());
+    assert!(
+        !body.contains(&black) && !body.contains(&white),
+        "tokens stay secret"
+    );
+    let (status, record) = http_get(server.addr, &format!("/api/games/{table}/record")).await;
+    assert_eq!(status, 200);
+    assert!(record.contains(&format!("[Game \"{}\"]", G::NAME)));
+    (table, local)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_seats_play_every_game_to_its_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(&dir.path().join("db.sqlite"));
+    full_game::<Gomoku>(&server, json!({"game": "gomoku", "size": 9}), 1).await;
+    full_game::<Gomoku>(&server, json!({"game": "gomoku", "variant": "renju"}), 2).await;
+    full_game::<Connect6>(&server, json!({"game": "connect6", "size": 15}), 3).await;
+    full_game::<Xiangqi>(&server, json!({"game": "xiangqi"}), 4).await;
+    full_game::<Jiu>(&server, json!({"game": "jiu"}), 5).await;
+    let (_, lobby) = http_get(server.addr, "/api/lobby").await;
+    let lobby: Value = serde_json::from_str(&lobby).unwrap();
+    assert_eq!(lobby["finished"].as_array().unwrap().len(), 5);
+}
+
+/// Plays `text` with `token` and expects an error naming `expect`; then checks the table
+/// still has `plies` moves.
+async fn rejected(
+    c: &mut Client,
+    table: &str,
+    token: &str,
+    text: &str,
+    expect: &str,
+    plies: usize,
+) {
+    c.play(table, token, text).await;
+    let e = c.error().await;
+    assert!(e.contains(expect), "{text}: {e}");
+    let s = c.fresh_state(table).await;
+    assert_eq!(s["moves"].as_array().unwrap().len(), plies);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_is_refused_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(&dir.path().join("db.sqlite"));
+    let mut a = Client::connect(server.addr).await;
+    let (table, tokens) = a
+        .create(json!({"game": "gomoku", "black": human(), "white": human(), "undo": false}))
+        .await;
+    let black = tokens["black"].as_str().unwrap();
+    let white = tokens["white"].as_str().unwrap();
+    a.play(&table, black, "h8").await;
+    a.state_at(&table, 1).await;
+    // A watcher without a token cannot move; nor can a made-up token.
+    let mut watcher = Client::connect(server.addr).await;
+    watcher.fresh_state(&table).await;
+    rejected(&mut watcher, &table, "", "i9", "holds no seat", 1).await;
+    rejected(
+        &mut watcher,
+        &table,
+        &"0".repeat(32),
+        "i9",
+        "holds no seat",
+        1,
+    )
+    .await;
+    // Out of turn, occupied, off the board, malformed.
+    rejected(&mut a, &table, black, "i9", "not your turn", 1).await;
+    rejected(&mut a, &table, white, "h8", "h8", 1).await;
+    rejected(&mut a, &table, white, "z99", "z99", 1).await;
+    rejected(&mut a, &table, white, "", "move", 1).await;
+    rejected(&mut a, &table, white, &"x".repeat(600), "too long", 1).await;
+    // Undo is off at this table.
+    a.send(json!({"v": 1, "type": "request_undo", "table": table, "token": black}))
+        .await;
+    assert!(a.error().await.contains("does not allow"));
+    a.send(json!({"v": 1, "type": "answer_draw", "table": table, "token": white, "accept": true}))
+        .await;
+    assert!(a.error().await.contains("no draw offer"));
+    // Malformed and unknown messages.
+    for (text, expect) in [
+        ("not json", "malformed"),
+        ("[]", "JSON object"),
+        (r#"{"type":"ping"}"#, "\"v\""),
+        (r#"{"v":9,"type":"ping"}"#, "version"),
+        (r#"{"v":1,"type":"teleport"}"#, "unknown variant"),
+        (r#"{"v":1,"type":"move","table":"x"}"#, "missing field"),
+        (
+            r#"{"v":1,"type":"watch","table":"nosuchtable"}"#,
+            "unknown table",
+        ),
+        (
+            r#"{"v":1,"type":"watch","table":"../../etc"}"#,
+            "unknown table",
+        ),
+    ] {
+        a.send_text(text).await;
+        let e = a.error().await;
+        assert!(e.contains(expect), "{text}: {e}");
+    }
+    a.send_text(&format!(
+        r#"{{"v":1,"type":"ping","pad":"{}"}}"#,
+        "x".repeat(20_000)
+    ))
+    .await;
+    assert!(a.error().await.contains("too large"));
+    a.send_binary(vec![1, 2, 3]).await;
+    assert!(a.error().await.contains("binary"));
+    // Invalid options when creating a table.
+    for (req, expect) in [
+        (json!({"game": "chess"}), "unknown game"),
+        (json!({"game": "gomoku", "variant": "blitz"}), "variant"),
+        (json!({"game": "gomoku", "size": 40}), "size"),
+        (json!({"game": "xiangqi", "size": 15}), "size"),
+        (
+            json!({"game": "gomoku", "clock": {"base_ms": 0}}),
+            "base_ms",
+        ),
+        (json!({"game": "gomoku", "position": "15/15 b"}), "position"),
+        (
+            json!({"game": "gomoku", "white": {"kind": "computer", "player": "boyi:genius"}}),
+            "unknown player",
+        ),
+        (
+            json!({"game": "gomoku", "white": {"kind": "computer", "player": "cmd:/bin/sh"}}),
+            "built-in",
+        ),
+        (
+            json!({"game": "gomoku", "white": {"kind": "computer", "think_ms": 999999}}),
+            "think_ms",
+        ),
+        (
+            json!({"game": "gomoku", "white": {"kind": "robot"}}),
+            "seat kind",
+        ),
+        (
+            json!({"game": "gomoku", "white": {"kind": "human", "name": "n".repeat(40)}}),
+            "longer",
+        ),
+    ] {
+        let mut req = req;
+        req["v"] = 1.into();
+        req["type"] = "create".into();
+        if req.get("black").is_none() {
+            req["black"] = human();
+        }
+        if req.get("white").is_none() {
+            req["white"] = human();
+        }
+        a.send(req.clone()).await;
+        let e = a.error().await;
+        assert!(e.contains(expect), "{req}: {e}");
+    }
+    // The watcher saw nothing of all this: its next message is the state it asks for, unchanged.
+    let s = watcher.fresh_state(&table).await;
+    assert_eq!(s["moves"].as_array().unwrap().len(), 1);
+    let (status, _) = http_get(server.addr, "/api/games/nosuch").await;
+    assert_eq!(status, 404);
+    // A name with markup is kept as text and comes back as JSON text, never as HTML.
+    let (t2, tok2) = a
+        .create(json!({"game": "gomoku", "black": {"kind": "human", "name": "<script>alert(1)</script>"}, "white": human()}))
+        .await;
+    let s = a.fresh_state(&t2).await;
+    assert_eq!(s["seats"][0]["name"], "<script>alert(1)</script>");
+    assert!(tok2["black"].is_string());
+    let (_, page) = http_get(server.addr, "/").await;
+    assert!(!page.contains("alert(1)"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reconnecting_gets_the_full_state_and_a_restart_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite");
+    let server = TestServer::start(&db);
+    let mut a = Client::connect(server.addr).await;
+    let clock = json!({"base_ms": 600_000, "inc_ms": 1000});
+    let (table, tokens) = a
+        .create(json!({"game": "xiangqi", "black": human(), "white": human(), "clock": clock, "undo": true}))
+        .await;
+    let red = tokens["white"].as_str().unwrap().to_string();
+    let black = tokens["black"].as_str().unwrap().to_string();
+    let line = ["h2e2", "h9g7", "h0g2", "i9h9"];
+    for (i, mv) in line.iter().take(2).enumerate() {
+        let token = if i % 2 == 0 { &red } else { &black };
+        a.play(&table, token, mv).await;
+        a.state_at(&table, i + 1).await;
+    }
+    // Reconnect: a new connection joining with its token sees everything.
+    drop(a);
+    let mut a = Client::connect(server.addr).await;
+    a.send(json!({"v": 1, "type": "join", "table": table, "token": red}))
+        .await;
+    let s = a.state_at(&table, 2).await;
+    assert_eq!(s["moves"][0]["wxf"], "C2.5");
+    assert_eq!(s["moves"][0]["chinese"], "炮二平五");
+    assert_eq!(s["clocks"]["running"], "white");
+    // Restart in the middle of the game (the server is killed, not shut down).
+    a.play(&table, &red, line[2]).await;
+    a.state_at(&table, 3).await;
+    server.kill();
+    let server = TestServer::start(&db);
+    let mut a = Client::connect(server.addr).await;
+    a.send(json!({"v": 1, "type": "join", "table": table, "token": black}))
+        .await;
+    let s = a.state_at(&table, 3).await;
+    assert_eq!(s["status"], "playing");
+    assert!(s["clocks"]["white"].as_u64().unwrap() > 0);
+    a.play(&table, &black, line[3]).await;
+    a.state_at(&table, 4).await;
+    // Undo: black asks, red accepts; then red resigns. The result survives another restart.
+    a.send(json!({"v": 1, "type": "request_undo", "table": table, "token": black}))
+        .await;
+    let s = a.recv_type("state").await;
+    assert_eq!(s["offers"]["undo"], "black");
+    a.send(json!({"v": 1, "type": "answer_undo", "table": table, "token": red, "accept": true}))
+        .await;
+    a.state_at(&table, 3).await;
+    a.send(json!({"v": 1, "type": "resign", "table": table, "token": red}))
+        .await;
+    let s = a.recv_type("state").await;
+    assert_eq!(s["result"]["winner"], "black");
+    server.kill();
+    let server = TestServer::start(&db);
+    let mut c = Client::connect(server.addr).await;
+    let s = c.fresh_state(&table).await;
+    assert_eq!(s["status"], "finished");
+    assert_eq!(s["moves"].as_array().unwrap().len(), 3);
+    c.play(&table, &black, "h7h0").await;
+    assert!(c.error().await.contains("over"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computer_answers_thinks_aloud_and_resumes_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite");
+    let server = TestServer::start(&db);
+    let mut a = Client::connect(server.addr).await;
+    let computer = json!({"kind": "computer", "player": "boyi:alphabeta?depth=2", "think_ms": 200});
+    let (table, tokens) = a
+        .create(
+            json!({"game": "gomoku", "size": 9, "black": human(), "white": computer, "undo": true}),
+        )
+        .await;
+    let black = tokens["black"].as_str().unwrap().to_string();
+    a.play(&table, &black, "e5").await;
+    a.recv_type("thinking").await;
+    let s = a.state_at(&table, 2).await;
+    assert_eq!(s["moves"][1]["side"], "white");
+    // Undo against the computer is immediate and takes back its reply too.
+    a.send(json!({"v": 1, "type": "request_undo", "table": table, "token": black}))
+        .await;
+    a.state_at(&table, 0).await;
+    a.play(&table, &black, "d4").await;
+    a.state_at(&table, 2).await;
+    server.kill();
+    let server = TestServer::start(&db);
+    let mut a = Client::connect(server.addr).await;
+    a.send(json!({"v": 1, "type": "join", "table": table, "token": black}))
+        .await;
+    let s = a.state_at(&table, 2).await;
+    let mut local =
+        Gomoku::from_text(&Default::default(), s["position"].as_str().unwrap()).unwrap();
+    let mut plies = 2;
+    let mut rng = SplitMix64::new(9);
+    // Play random moves until the game ends; the computer answers each.
+    loop {
+        let s = a.fresh_state(&table).await;
+        if s["status"] == "finished" {
+            break;
+        }
+        if s["to_move"] != "black" {
+            a.state_at(&table, plies + 1).await;
+            plies += 1;
+            continue;
+        }
+        local = Gomoku::from_text(&Default::default(), s["position"].as_str().unwrap()).unwrap();
+        let moves: Vec<_> = local
+            .legal_moves()
+            .into_iter()
+            .filter(|m| local.format_move(m) != "pass")
+            .collect();
+        let text = local.format_move(&moves[rng.below(moves.len())]);
+        a.play(&table, &black, &text).await;
+        let s = a.state_at(&table, plies + 1).await;
+        plies += 1;
+        if s["status"] == "playing" {
+            a.state_at(&table, plies + 1).await;
+            plies += 1;
+        }
+    }
+    let _ = local;
+    let (_, body) = http_get(server.addr, &format!("/api/games/{table}")).await;
+    let stored: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(stored["moves"].as_array().unwrap().len(), plies);
+    assert!(stored["result"].is_object());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_and_messages_are_bounded_per_client() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = boyi_server::limits::Limits {
+        connections_per_ip: 2,
+        messages_per_second: 0.001,
+        message_burst: 5.0,
+        ..Default::default()
+    };
+    let server = TestServer::start_with(&dir.path().join("db.sqlite"), limits);
+    let mut a = Client::connect(server.addr).await;
+    let _b = Client::connect(server.addr).await;
+    let third = tokio_tungstenite::connect_async(format!("ws://{}/ws", server.addr)).await;
+    assert!(
+        third.is_err(),
+        "a third connection from one address is refused"
+    );
+    for _ in 0..5 {
+        a.send(json!({"v": 1, "type": "ping"})).await;
+        assert_eq!(a.recv().await["type"], "pong");
+    }
+    a.send(json!({"v": 1, "type": "ping"})).await;
+    assert!(a.error().await.contains("too many messages"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_seats_draws_and_the_analysis_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(&dir.path().join("db.sqlite"));
+    let mut a = Client::connect(server.addr).await;
+    let (table, tokens) = a
+        .create(json!({"game": "connect6", "black": human(), "white": {"kind": "human", "hold": false}}))
+        .await;
+    let (_, lobby) = http_get(server.addr, "/api/lobby").await;
+    let lobby: Value = serde_json::from_str(&lobby).unwrap();
+    assert_eq!(lobby["live"][0]["table"], table.as_str());
+    assert_eq!(lobby["live"][0]["seats"][1]["open"], true);
+    // Someone from the lobby sits down; the seat is no longer open.
+    let mut b = Client::connect(server.addr).await;
+    b.send(json!({"v": 1, "type": "sit", "table": table, "name": "Lobby"}))
+        .await;
+    let seated = b.recv_type("seated").await;
+    let white = seated["token"].as_str().unwrap().to_string();
+    assert_ne!(white, tokens["white"].as_str().unwrap());
+    b.send(json!({"v": 1, "type": "sit", "table": table})).await;
+    assert!(b.error().await.contains("no open seat"));
+    let black = tokens["black"].as_str().unwrap();
+    a.play(&table, black, "j10").await;
+    a.state_at(&table, 1).await;
+    a.play(&table, &white, "k11 j9").await;
+    let s = a.state_at(&table, 2).await;
+    assert_eq!(s["moves"][1]["text"], "j9 k11");
+    assert_eq!(s["hints"]["stones"], 2);
+    // Draw: offered by black, accepted by white.
+    a.send(json!({"v": 1, "type": "offer_draw", "table": table, "token": black}))
+        .await;
+    let s = a.recv_type("state").await;
+    assert_eq!(s["offers"]["draw"], "black");
+    b.send(json!({"v": 1, "type": "answer_draw", "table": table, "token": white, "accept": true}))
+        .await;
+    let s = loop {
+        let s = b.recv_type("state").await;
+        if s["status"] == "finished" {
+            break s;
+        }
+    };
+    assert_eq!(s["result"]["winner"], Value::Null);
+    assert_eq!(s["result"]["reason"], "agreed draw");
+    // The analysis board: inspect a line, then let an engine think about it.
+    a.send(
+        json!({"v": 1, "type": "inspect", "id": 7, "game": "xiangqi", "moves": ["h2e2", "h9g7"]}),
+    )
+    .await;
+    let i = a.recv_type("inspection").await;
+    assert_eq!(i["id"], 7);
+    assert_eq!(i["moves"][1]["chinese"], "马８进７");
+    a.send(
+        json!({"v": 1, "type": "inspect", "id": 8, "game": "xiangqi", "moves": ["h2e2", "h2e2"]}),
+    )
+    .await;
+    let e = a.recv_type("error").await;
+    assert_eq!(e["id"], 8);
+    assert!(e["message"].as_str().unwrap().contains("move 2"));
+    a.send(
+        json!({"v": 1, "type": "analyze", "id": 9, "game": "gomoku", "size": 9,
+                  "moves": ["e5", "e6"], "player": "boyi:alphabeta?depth=2", "think_ms": 300}),
+    )
+    .await;
+    let info = a.recv_type("analysis").await;
+    assert_eq!(info["id"], 9);
+    let done = a.recv_type("analysis_done").await;
+    assert!(done["bestmove"].is_string(), "{done}");
+    let (_, meta) = http_get(server.addr, "/api/meta").await;
+    let meta: Value = serde_json::from_str(&meta).unwrap();
+    assert_eq!(meta["games"].as_array().unwrap().len(), 4);
+}
