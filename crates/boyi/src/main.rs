@@ -45,6 +45,8 @@ enum Command {
     Engine(commands::engine::EngineArgs),
     /// Play a match between two players and report the score, Elo and SPRT.
     Match(commands::matches::MatchArgs),
+    /// Read a board position from a photo (or render a synthetic one: `vision synth`).
+    Vision(commands::vision::VisionArgs),
 }
 
 fn main() -> ExitCode {
@@ -62,6 +64,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => commands::solve::solve(&args),
         Command::Engine(args) => commands::engine::engine(&args),
         Command::Match(args) => commands::matches::run(&args),
+        Command::Vision(args) => commands::vision::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

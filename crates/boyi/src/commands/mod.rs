@@ -10,3 +10,4 @@ pub mod record;
 pub mod rules;
 pub mod serve;
 pub mod solve;
+pub mod vision;

@@ -1,0 +1,530 @@
+//! `boyi vision PHOTO`: reads a board position from a photo; `boyi vision synth`: renders a
+//! synthetic board photo with its true position beside it.
+//!
+//! Game modes check the read against the rules (stone counts, side to move, the game's own
+//! position parser); an implausible read exits with status 2 and names the doubtful points.
+
+use anyhow::{Context, Result, bail};
+use boyi_core::{Game, Side};
+use boyi_engines::{BuildContext, GameHistory, GamePlayers, Info, Limits, StopFlag, build};
+use boyi_games::connect6::Connect6;
+use boyi_games::gomoku::Gomoku;
+use boyi_games::jiu::Jiu;
+use boyi_vision::synth::{Level, SynthOptions};
+use boyi_vision::{BoardRead, ReadOptions, Stone};
+use clap::{Args, Subcommand, ValueEnum};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct VisionArgs {
+    #[command(subcommand)]
+    pub command: Option<VisionCommand>,
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum VisionCommand {
+    /// Render a synthetic board photo (JPEG) and write its true position beside it (.txt).
+    Synth(SynthArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ReadArgs {
+    /// The photo (JPEG or PNG).
+    #[arg(required = true)]
+    pub photo: Option<PathBuf>,
+    /// What the board is: a game (checked against its rules) or any square grid.
+    #[arg(long, value_enum, default_value_t = VisionGame::Grid)]
+    pub game: VisionGame,
+    /// Lines each way (default: found in the photo; jiu: 14).
+    #[arg(long)]
+    pub size: Option<usize>,
+    /// Side to move, b or w (default: inferred from the stone counts).
+    #[arg(long)]
+    pub to_move: Option<String>,
+    /// rows: one line per row, top first (. x o); text: the game's position text.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Print JSON: grid corners and every intersection's pixel position and confidence.
+    #[arg(long)]
+    pub json: bool,
+    /// The four outer grid corners in pixels, `x1,y1,x2,y2,x3,y3,x4,y4`, any order.
+    #[arg(long)]
+    pub corners: Option<String>,
+    /// Also suggest a move (board notation and pixel position).
+    #[arg(long)]
+    pub suggest: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VisionGame {
+    Gomoku,
+    Connect6,
+    Jiu,
+    Grid,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Rows,
+    Text,
+}
+
+#[derive(Args, Debug)]
+pub struct SynthArgs {
+    /// Where to write the JPEG; the true position goes to the same name with `.txt`.
+    #[arg(long, short)]
+    pub out: PathBuf,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// easy, medium or hard.
+    #[arg(long, default_value = "easy")]
+    pub level: String,
+    /// Lines each way (default: drawn from 9, 13, 14, 15, 19).
+    #[arg(long)]
+    pub size: Option<usize>,
+    #[arg(long, default_value_t = 640)]
+    pub width: u32,
+    #[arg(long, default_value_t = 480)]
+    pub height: u32,
+    /// The position to show: rows top first separated by `/`, each of `.`, `x`, `o` or
+    /// run-length digits for empty points (the rows of positions.md). Default: random.
+    #[arg(long)]
+    pub position: Option<String>,
+}
+
+/// Exit status of an implausible read.
+const IMPLAUSIBLE: i32 = 2;
+
+pub fn run(args: &VisionArgs) -> Result<()> {
+    match &args.command {
+        Some(VisionCommand::Synth(s)) => synth(s),
+        None => read(&args.read),
+    }
+}
+
+fn synth(args: &SynthArgs) -> Result<()> {
+    let level: Level = args.level.parse()?;
+    let position = match &args.position {
+        Some(text) => {
+            let (n, stones) = parse_rows(text)?;
+            if args.size.is_some_and(|s| s != n) {
+                bail!(
+                    "--position has {n} lines each way but --size says {}",
+                    args.size.unwrap_or(0)
+                );
+            }
+            Some((n, stones))
+        }
+        None => None,
+    };
+    let opts = SynthOptions {
+        seed: args.seed,
+        level,
+        width: args.width,
+        height: args.height,
+        size: position.as_ref().map(|p| p.0).or(args.size),
+        position: position.map(|p| p.1),
+    };
+    let s = boyi_vision::synth::render(&opts)?;
+    std::fs::write(&args.out, &s.jpeg)
+        .with_context(|| format!("writing {}", args.out.display()))?;
+    let truth = args.out.with_extension("txt");
+    std::fs::write(&truth, s.truth_rows().join("\n") + "\n")
+        .with_context(|| format!("writing {}", truth.display()))?;
+    let corners: Vec<String> = s
+        .corners
+        .iter()
+        .map(|c| format!("{:.1},{:.1}", c.0, c.1))
+        .collect();
+    println!(
+        "{} {}x{} lines, corners {}",
+        args.out.display(),
+        s.size,
+        s.size,
+        corners.join(",")
+    );
+    Ok(())
+}
+
+/// Parses rows separated by `/`: `.` `x` `o`, or digits for runs of empty points.
+fn parse_rows(text: &str) -> Result<(usize, Vec<Stone>)> {
+    let mut rows: Vec<Vec<Stone>> = Vec::new();
+    for (r, row) in text.trim().split('/').enumerate() {
+        let mut v = Vec::new();
+        let mut run = 0usize;
+        for ch in row.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                run = run * 10 + d as usize;
+                continue;
+            }
+            v.extend(std::iter::repeat_n(Stone::Empty, run));
+            run = 0;
+            v.push(
+                Stone::from_symbol(ch)
+                    .with_context(|| format!("row {}: unexpected {ch:?}", r + 1))?,
+            );
+        }
+        v.extend(std::iter::repeat_n(Stone::Empty, run));
+        rows.push(v);
+    }
+    let n = rows.len();
+    if let Some((r, row)) = rows.iter().enumerate().find(|(_, row)| row.len() != n) {
+        bail!(
+            "row {} has {} points, expected {n} (a square board)",
+            r + 1,
+            row.len()
+        );
+    }
+    Ok((n, rows.into_iter().flatten().collect()))
+}
+
+fn read(args: &ReadArgs) -> Result<()> {
+    let photo = args.photo.as_ref().context("a photo is required")?;
+    let size = match (args.game, args.size) {
+        (VisionGame::Jiu, Some(n)) if n != 14 => bail!("the jiu board has 14 lines, not {n}"),
+        (VisionGame::Jiu, _) => Some(14),
+        (_, s) => s,
+    };
+    let to_move = match args.to_move.as_deref() {
+        None => None,
+        Some(s) => {
+            Some(Side::from_letter(s).with_context(|| format!("--to-move {s:?} must be b or w"))?)
+        }
+    };
+    let corners = args.corners.as_deref().map(parse_corners).transpose()?;
+    let img = boyi_vision::load_image(photo)?;
+    let board = boyi_vision::read_board(&img, &ReadOptions { size, corners })?;
+    warn_doubtful(&board);
+    let text = match position_text(args.game, &board, to_move) {
+        Ok(t) => t,
+        Err(why) => implausible(args.game, &board, &why),
+    };
+    let format = args.format.unwrap_or(match args.game {
+        VisionGame::Grid => Format::Rows,
+        _ => Format::Text,
+    });
+    let mut out = match format {
+        Format::Rows => board.rows().join("\n") + "\n",
+        Format::Text => format!("{text}\n"),
+    };
+    if args.suggest {
+        out.push_str(&suggestion(args.game, &board, &text)?);
+    }
+    if args.json {
+        out = json(&board, out.trim_end());
+    }
+    print!("{out}");
+    Ok(())
+}
+
+fn parse_corners(text: &str) -> Result<[(f64, f64); 4]> {
+    let v: Vec<f64> = text
+        .split(',')
+        .map(|s| {
+            s.trim()
+                .parse::<f64>()
+                .with_context(|| format!("--corners: {s:?} is not a number"))
+        })
+        .collect::<Result<_>>()?;
+    if v.len() != 8 {
+        bail!(
+            "--corners needs 8 numbers (x,y of four corners), got {}",
+            v.len()
+        );
+    }
+    Ok([(v[0], v[1]), (v[2], v[3]), (v[4], v[5]), (v[6], v[7])])
+}
+
+/// A point's name in board notation: column letter, row number counted from the bottom.
+fn point_name(n: usize, col: usize, row_from_top: usize) -> String {
+    format!("{}{}", (b'a' + col as u8) as char, n - row_from_top)
+}
+
+/// Points read with less confidence than this are doubtful.
+const DOUBTFUL: f64 = 0.75;
+
+fn doubtful_points(board: &BoardRead) -> Vec<(String, f64)> {
+    let n = board.size;
+    let mut v: Vec<(String, f64)> = board
+        .points
+        .iter()
+        .enumerate()
+        .map(|(k, p)| (point_name(n, k % n, k / n), p.confidence))
+        .collect();
+    v.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let low = v.iter().filter(|p| p.1 < DOUBTFUL).count();
+    v.truncate(low.clamp(3, 12));
+    v
+}
+
+fn warn_doubtful(board: &BoardRead) {
+    let low: Vec<String> = doubtful_points(board)
+        .into_iter()
+        .filter(|p| p.1 < DOUBTFUL)
+        .map(|(name, c)| format!("{name} ({c:.2})"))
+        .collect();
+    if !low.is_empty() {
+        eprintln!("warning: low confidence at {}", low.join(", "));
+    }
+}
+
+fn implausible(game: VisionGame, board: &BoardRead, why: &str) -> ! {
+    let names: Vec<String> = doubtful_points(board)
+        .into_iter()
+        .map(|(name, c)| format!("{name} ({c:.2})"))
+        .collect();
+    eprintln!("error: implausible {} read: {why}", game_name(game));
+    eprintln!("read:\n{}", board.rows().join("\n"));
+    eprintln!(
+        "doubtful points (least confident first): {}",
+        names.join(", ")
+    );
+    std::process::exit(IMPLAUSIBLE);
+}
+
+fn game_name(g: VisionGame) -> &'static str {
+    match g {
+        VisionGame::Gomoku => "gomoku",
+        VisionGame::Connect6 => "connect6",
+        VisionGame::Jiu => "jiu",
+        VisionGame::Grid => "grid",
+    }
+}
+
+/// The rows of positions.md: top row first, `/`-separated, runs of empty points as numbers.
+fn run_length_rows(board: &BoardRead) -> String {
+    let rows: Vec<String> = board
+        .points
+        .chunks(board.size)
+        .map(|row| {
+            let mut s = String::new();
+            let mut run = 0;
+            for p in row {
+                if p.stone == Stone::Empty {
+                    run += 1;
+                    continue;
+                }
+                if run > 0 {
+                    let _ = write!(s, "{run}");
+                    run = 0;
+                }
+                s.push(p.stone.symbol());
+            }
+            if run > 0 {
+                let _ = write!(s, "{run}");
+            }
+            s
+        })
+        .collect();
+    rows.join("/")
+}
+
+fn counts(board: &BoardRead) -> (usize, usize) {
+    let b = board
+        .points
+        .iter()
+        .filter(|p| p.stone == Stone::Black)
+        .count();
+    let w = board
+        .points
+        .iter()
+        .filter(|p| p.stone == Stone::White)
+        .count();
+    (b, w)
+}
+
+/// The position text for the game, or why the read cannot be a position of that game.
+fn position_text(
+    game: VisionGame,
+    board: &BoardRead,
+    to_move: Option<Side>,
+) -> Result<String, String> {
+    let rows = run_length_rows(board);
+    let (b, w) = counts(board);
+    let side = |expected: Option<Side>, rule: &str| -> Result<Side, String> {
+        match (expected, to_move) {
+            (Some(e), Some(t)) if e != t => Err(format!(
+                "{b} black and {w} white stones mean {} to move ({rule}), but --to-move says {}",
+                Gomoku::side_name(e),
+                Gomoku::side_name(t)
+            )),
+            (Some(e), _) => Ok(e),
+            (None, _) => Err(format!(
+                "{b} black and {w} white stones are impossible ({rule})"
+            )),
+        }
+    };
+    match game {
+        VisionGame::Grid => Ok(match to_move {
+            Some(s) => format!("{rows} {}", s.letter()),
+            None => rows,
+        }),
+        VisionGame::Gomoku => {
+            let rule = "black moves first, one stone a turn";
+            let s = side(gomoku_side(b, w), rule)?;
+            let text = format!("{rows} {}", s.letter());
+            Gomoku::from_text(&Default::default(), &text).map_err(|e| e.to_string())?;
+            Ok(text)
+        }
+        VisionGame::Connect6 => {
+            let rule = "black places one stone, then two a turn";
+            let s = side(connect6_side(b, w), rule)?;
+            let text = format!("{rows} {}", s.letter());
+            Connect6::from_text(&Default::default(), &text).map_err(|e| e.to_string())?;
+            Ok(text)
+        }
+        VisionGame::Jiu => jiu_text(board, &rows, b, w, to_move),
+    }
+}
+
+fn gomoku_side(b: usize, w: usize) -> Option<Side> {
+    if b == w {
+        Some(Side::Black)
+    } else if b == w + 1 {
+        Some(Side::White)
+    } else {
+        None
+    }
+}
+
+fn connect6_side(b: usize, w: usize) -> Option<Side> {
+    if b == 0 && w == 0 || w == b + 1 {
+        Some(Side::Black)
+    } else if b == w + 1 {
+        Some(Side::White)
+    } else {
+        None
+    }
+}
+
+/// Jiu (rules/jiu.md), then the jiu position parser: while placing, white places first and the first two placements are
+/// the two ends of the central diagonal (g7, h8); in battle the centre pieces are gone, so
+/// each side has at most 97 pieces on the board.
+fn jiu_text(
+    board: &BoardRead,
+    rows: &str,
+    b: usize,
+    w: usize,
+    to_move: Option<Side>,
+) -> Result<String, String> {
+    let n = board.size;
+    let at = |name_col: usize, name_row: usize| board.at(name_col, n - name_row).stone;
+    let (g7, h8) = (at(6, 7), at(7, 8));
+    let placing = b + w < n * n && (w == b || w == b + 1);
+    if placing {
+        let next = if w == b { Side::White } else { Side::Black };
+        if to_move.is_some_and(|t| t != next) {
+            return Err(format!(
+                "{w} white and {b} black pieces placed mean {} places next",
+                Gomoku::side_name(next)
+            ));
+        }
+        let centre_ok = match b + w {
+            0 => g7 == Stone::Empty && h8 == Stone::Empty,
+            1 => (g7 == Stone::White) != (h8 == Stone::White),
+            _ => g7 != Stone::Empty && h8 != Stone::Empty && g7 != h8,
+        };
+        if !centre_ok {
+            return Err("the first two placements must be white and black on g7 and h8".into());
+        }
+        let text = format!("{rows} {} place {} 0", next.letter(), b + w);
+        Jiu::from_text(&Default::default(), &text).map_err(|e| e.to_string())?;
+        return Ok(text);
+    }
+    if b.max(w) > 97 {
+        return Err(format!(
+            "{b} black and {w} white pieces: neither side can have more than 97 in battle"
+        ));
+    }
+    let side = to_move.unwrap_or_else(|| {
+        eprintln!("warning: battle position; side to move not given, assuming black");
+        Side::Black
+    });
+    eprintln!("warning: battle position; moves without capture unknown, written as 0");
+    let text = format!("{rows} {} battle {} 0", side.letter(), n * n);
+    Jiu::from_text(&Default::default(), &text).map_err(|e| e.to_string())?;
+    Ok(text)
+}
+
+/// A move from the game's default built-in player (the player registry's
+/// `GamePlayers::default_player`, as `boyi analyze` uses) for the read position, in board
+/// notation and as the photo pixels of every point the move names.
+fn suggestion(game: VisionGame, board: &BoardRead, text: &str) -> Result<String> {
+    let (mv, name) = match game {
+        VisionGame::Gomoku => engine_move::<Gomoku>(text)?,
+        VisionGame::Connect6 => engine_move::<Connect6>(text)?,
+        VisionGame::Jiu => engine_move::<Jiu>(text)?,
+        VisionGame::Grid => bail!("--suggest needs --game gomoku, connect6 or jiu"),
+    };
+    let n = board.size;
+    let pixels: Vec<String> = mv
+        .split([' ', '-', '*'])
+        .filter_map(|tok| boyi_core::Point::parse(tok, n).ok())
+        .map(|p| {
+            let at = board.at(p.col as usize, n - 1 - p.row as usize);
+            format!("{:.1},{:.1}", at.x, at.y)
+        })
+        .collect();
+    Ok(format!(
+        "suggest {mv} pixels {} player {name}\n",
+        pixels.join(" ")
+    ))
+}
+
+fn engine_move<G: GamePlayers>(text: &str) -> Result<(String, String)> {
+    let pos = G::from_text(&Default::default(), text)?;
+    if let Some(o) = pos.outcome() {
+        bail!("nothing to suggest: the game is over ({o})");
+    }
+    let mut player = build::<G>(G::default_player(), BuildContext::default())?;
+    let mv = player
+        .choose(
+            &GameHistory::new(pos.clone()),
+            &Limits::default(),
+            &StopFlag::new(),
+            &mut |_: Info| {},
+        )
+        .map_err(|e| anyhow::anyhow!("{}: {e}", player.name()))?;
+    Ok((pos.format_move(&mv), player.name()))
+}
+
+/// The read as JSON: size, corners (top-left, top-right, bottom-right, bottom-left), the
+/// output text, and every intersection top row first.
+fn json(board: &BoardRead, output: &str) -> String {
+    let n = board.size;
+    let corners: Vec<String> = board
+        .corners()
+        .iter()
+        .map(|c| format!("[{:.2},{:.2}]", c.0, c.1))
+        .collect();
+    let points: Vec<String> = board
+        .points
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            format!(
+                "{{\"point\":\"{}\",\"col\":{},\"row\":{},\"stone\":\"{}\",\"x\":{:.2},\"y\":{:.2},\"confidence\":{:.3}}}",
+                point_name(n, k % n, k / n),
+                k % n,
+                k / n,
+                p.stone.symbol(),
+                p.x,
+                p.y,
+                p.confidence
+            )
+        })
+        .collect();
+    format!(
+        "{{\"size\":{n},\"corners\":[{}],\"output\":\"{}\",\"points\":[{}]}}\n",
+        corners.join(","),
+        output
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"")
+            .replace('\n', "\\n"),
+        points.join(",")
+    )
+}

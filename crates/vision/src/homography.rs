@@ -1,0 +1,152 @@
+//! Plane homographies between board grid coordinates and image pixels, and their least-squares
+//! fit from points known to lie on grid lines.
+
+use nalgebra::{Matrix3, SMatrix, SymmetricEigen, Vector3};
+
+/// A projective map of the plane, `p' ~ M p` in homogeneous coordinates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Homography(pub Matrix3<f64>);
+
+impl Homography {
+    pub fn apply(&self, x: f64, y: f64) -> (f64, f64) {
+        let v = self.0 * Vector3::new(x, y, 1.0);
+        (v.x / v.z, v.y / v.z)
+    }
+
+    /// The homogeneous third coordinate of the image of `(x, y)` (its sign tells the side of
+    /// the horizon line).
+    pub fn depth(&self, x: f64, y: f64) -> f64 {
+        (self.0 * Vector3::new(x, y, 1.0)).z
+    }
+
+    pub fn inverse(&self) -> Option<Homography> {
+        self.0.try_inverse().map(Homography)
+    }
+
+    pub fn then(&self, next: &Homography) -> Homography {
+        Homography(next.0 * self.0)
+    }
+
+    /// The map taking the four `from` points to the four `to` points (`None` if degenerate).
+    pub fn from_four(from: &[(f64, f64); 4], to: &[(f64, f64); 4]) -> Option<Homography> {
+        let mut rows = Vec::with_capacity(8);
+        for (&(x, y), &(u, v)) in from.iter().zip(to) {
+            rows.push([x, y, 1.0, 0.0, 0.0, 0.0, -u * x, -u * y, -u]);
+            rows.push([0.0, 0.0, 0.0, x, y, 1.0, -v * x, -v * y, -v]);
+        }
+        let h = null_vector(&rows, None)?;
+        let m = Matrix3::from_row_slice(&h);
+        m.try_inverse()?;
+        Some(Homography(m))
+    }
+}
+
+/// Similarity that moves `points` to mean 0 and mean distance √2 (Hartley normalisation).
+pub fn normaliser(points: impl Iterator<Item = (f64, f64)> + Clone) -> Matrix3<f64> {
+    let n = points.clone().count().max(1) as f64;
+    let (sx, sy) = points
+        .clone()
+        .fold((0.0, 0.0), |a, p| (a.0 + p.0, a.1 + p.1));
+    let (mx, my) = (sx / n, sy / n);
+    let d = points.map(|p| (p.0 - mx).hypot(p.1 - my)).sum::<f64>() / n;
+    let s = if d > 1e-12 {
+        std::f64::consts::SQRT_2 / d
+    } else {
+        1.0
+    };
+    Matrix3::new(s, 0.0, -s * mx, 0.0, s, -s * my, 0.0, 0.0, 1.0)
+}
+
+/// The unit vector `g` minimising Σ wᵢ (rowᵢ·g)²: the eigenvector of the smallest eigenvalue
+/// of the weighted normal matrix.
+fn null_vector(rows: &[[f64; 9]], weights: Option<&[f64]>) -> Option<[f64; 9]> {
+    let mut ata = SMatrix::<f64, 9, 9>::zeros();
+    for (k, r) in rows.iter().enumerate() {
+        let w = weights.map_or(1.0, |ws| ws[k]);
+        for i in 0..9 {
+            for j in i..9 {
+                ata[(i, j)] += w * r[i] * r[j];
+            }
+        }
+    }
+    for i in 0..9 {
+        for j in 0..i {
+            ata[(i, j)] = ata[(j, i)];
+        }
+    }
+    let eig = SymmetricEigen::new(ata);
+    let (imin, _) = eig
+        .eigenvalues
+        .iter()
+        .enumerate()
+        .min_by(|a, b| a.1.total_cmp(b.1))?;
+    let v = eig.eigenvectors.column(imin);
+    if v.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    let mut out = [0.0; 9];
+    out.copy_from_slice(v.as_slice());
+    Some(out)
+}
+
+/// An image point observed on a grid line: `family` 0 lines are `x = index`, family 1 lines
+/// are `y = index` in grid coordinates.
+#[derive(Debug, Clone, Copy)]
+pub struct LinePoint {
+    pub x: f64,
+    pub y: f64,
+    pub family: usize,
+    pub index: f64,
+    pub weight: f64,
+}
+
+/// Fits the grid→image homography to points observed on grid lines, by least squares over all
+/// of them: each point gives one linear equation on the image→grid map G,
+/// `(G p)_family − index · (G p)_w = 0`.
+pub fn fit_from_line_points(points: &[LinePoint]) -> Option<Homography> {
+    let counts = [0, 1].map(|f| points.iter().filter(|p| p.family == f).count());
+    if counts.iter().any(|&c| c < 3) {
+        return None;
+    }
+    let t = normaliser(points.iter().map(|p| (p.x, p.y)));
+    let (imin, imax) = points.iter().fold((f64::MAX, f64::MIN), |a, p| {
+        (a.0.min(p.index), a.1.max(p.index))
+    });
+    let gm = (imin + imax) / 2.0;
+    let gs = 2.0 / (imax - imin).max(1.0);
+    let mut rows = Vec::with_capacity(points.len());
+    let mut weights = Vec::with_capacity(points.len());
+    for p in points {
+        let q = t * Vector3::new(p.x, p.y, 1.0);
+        let k = (p.index - gm) * gs;
+        let mut row = [0.0; 9];
+        let base = 3 * p.family;
+        row[base] = q.x;
+        row[base + 1] = q.y;
+        row[base + 2] = q.z;
+        row[6] = -k * q.x;
+        row[7] = -k * q.y;
+        row[8] = -k * q.z;
+        rows.push(row);
+        weights.push(p.weight);
+    }
+    let g = null_vector(&rows, Some(&weights))?;
+    let g_norm = Matrix3::from_row_slice(&g);
+    // Grid coordinates were normalised as k' = (k − gm)·gs on both axes.
+    let n_grid = Matrix3::new(gs, 0.0, -gs * gm, 0.0, gs, -gs * gm, 0.0, 0.0, 1.0);
+    let g_full = n_grid.try_inverse()? * g_norm * t;
+    let h = g_full.try_inverse()?;
+    Some(Homography(h))
+}
+
+/// Distance in pixels from an image point to the image of its grid line under `h` (given as
+/// the image→grid map `g`).
+pub fn line_residual(g: &Homography, p: &LinePoint) -> f64 {
+    let e = if p.family == 0 {
+        Vector3::new(1.0, 0.0, -p.index)
+    } else {
+        Vector3::new(0.0, 1.0, -p.index)
+    };
+    let l = g.0.transpose() * e;
+    (l.x * p.x + l.y * p.y + l.z).abs() / l.x.hypot(l.y).max(1e-12)
+}

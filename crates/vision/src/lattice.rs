@@ -1,0 +1,288 @@
+//! From loose line candidates to the grid: split the lines into the two directions of the grid,
+//! then find in each direction the evenly spaced (in perspective) comb of lines and give each
+//! line its index. A RANSAC over triples of neighbouring lines proposes combs; the comb that
+//! explains the most line evidence with the fewest gaps wins.
+
+use crate::hough::Line;
+use std::f64::consts::PI;
+
+/// One direction of the grid: its lines with their comb indices.
+#[derive(Debug, Clone)]
+pub struct Family {
+    pub lines: Vec<(Line, i32)>,
+}
+
+/// Splits lines into the two dominant directions (angles taken modulo 180°).
+pub fn split_families(lines: &[Line]) -> Option<[Vec<Line>; 2]> {
+    const BINS: usize = 180;
+    let mut hist = [0.0f64; BINS];
+    for l in lines {
+        let b = ((l.theta / PI * BINS as f64) as usize).min(BINS - 1);
+        hist[b] += l.votes;
+    }
+    let smooth: Vec<f64> = (0..BINS)
+        .map(|b| {
+            (-6i32..=6)
+                .map(|o| hist[(b as i32 + o).rem_euclid(BINS as i32) as usize])
+                .sum()
+        })
+        .collect();
+    let circ = |a: usize, b: usize| {
+        let d = a.abs_diff(b);
+        d.min(BINS - d)
+    };
+    let p1 = argmax(smooth.iter().copied().enumerate())?;
+    let p2 = argmax(
+        smooth
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(b, _)| circ(b, p1) >= 35),
+    )?;
+    let mut fams = [Vec::new(), Vec::new()];
+    for l in lines {
+        let b = ((l.theta / PI * BINS as f64) as usize).min(BINS - 1);
+        let (d1, d2) = (circ(b, p1), circ(b, p2));
+        if d1.min(d2) > 40 {
+            continue;
+        }
+        fams[usize::from(d2 < d1)].push(*l);
+    }
+    Some(fams)
+}
+
+fn argmax(it: impl Iterator<Item = (usize, f64)>) -> Option<usize> {
+    it.max_by(|a, b| a.1.total_cmp(&b.1)).map(|(i, _)| i)
+}
+
+/// A 1-D projective map from comb index to position along a transversal:
+/// `t(i) = (a i + b) / (c i + 1)`, the image of evenly spaced lines under perspective.
+#[derive(Debug, Clone, Copy)]
+struct Comb {
+    a: f64,
+    b: f64,
+    c: f64,
+}
+
+impl Comb {
+    fn at(&self, i: f64) -> f64 {
+        (self.a * i + self.b) / (self.c * i + 1.0)
+    }
+
+    /// Least-squares fit of `t (c i + 1) = a i + b` to `(index, position, weight)` triples.
+    fn fit(samples: &[(f64, f64, f64)]) -> Option<Comb> {
+        let mut m = nalgebra::Matrix3::<f64>::zeros();
+        let mut v = nalgebra::Vector3::<f64>::zeros();
+        for &(i, t, w) in samples {
+            let row = nalgebra::Vector3::new(i, 1.0, -i * t);
+            m += w * row * row.transpose();
+            v += w * row * t;
+        }
+        let s = m.try_inverse()? * v;
+        let comb = Comb {
+            a: s.x,
+            b: s.y,
+            c: s.z,
+        };
+        comb.is_finite().then_some(comb)
+    }
+
+    fn is_finite(&self) -> bool {
+        self.a.is_finite() && self.b.is_finite() && self.c.is_finite()
+    }
+
+    /// The indices around 0 (within ±SPAN) that the map sends to finite positions, stopping
+    /// short of the horizon of the board plane.
+    fn valid_range(&self) -> (i32, i32) {
+        let ok = |i: i32| self.c * i as f64 + 1.0 > 0.1;
+        let mut lo = 0;
+        while lo > -SPAN && ok(lo - 1) {
+            lo -= 1;
+        }
+        let mut hi = 0;
+        while hi < SPAN && ok(hi + 1) {
+            hi += 1;
+        }
+        (lo, hi)
+    }
+}
+
+/// Where each line crosses two transversals (perpendicular to the family's mean direction,
+/// through `(cx, cy)` shifted by ±`offset` along that direction). Two crossings pin a line
+/// down, so a comb fitted to both checks positions and angles together.
+fn crossings(lines: &[Line], theta0: f64, cx: f64, cy: f64, offset: f64) -> Vec<(f64, f64)> {
+    let (dx, dy) = (-theta0.sin(), theta0.cos());
+    let at = |l: &Line, ox: f64, oy: f64| {
+        let den = (l.theta - theta0).cos();
+        let den = if den.abs() < 0.2 {
+            0.2f64.copysign(den)
+        } else {
+            den
+        };
+        (l.rho - (ox * l.theta.cos() + oy * l.theta.sin())) / den
+    };
+    lines
+        .iter()
+        .map(|l| {
+            (
+                at(l, cx - offset * dx, cy - offset * dy),
+                at(l, cx + offset * dx, cy + offset * dy),
+            )
+        })
+        .collect()
+}
+
+/// The mean normal angle of a family, averaged on doubled angles so 0° and 180° agree.
+fn mean_theta(lines: &[Line]) -> f64 {
+    let (s, c) = lines.iter().fold((0.0, 0.0), |a, l| {
+        (
+            a.0 + l.votes * (2.0 * l.theta).sin(),
+            a.1 + l.votes * (2.0 * l.theta).cos(),
+        )
+    });
+    s.atan2(c) / 2.0
+}
+
+const SPAN: i32 = 30;
+
+/// A comb on both transversals.
+#[derive(Debug, Clone, Copy)]
+struct Comb2([Comb; 2]);
+
+impl Comb2 {
+    fn fit(samples: &[(f64, (f64, f64))]) -> Option<Comb2> {
+        let a: Vec<(f64, f64, f64)> = samples.iter().map(|&(i, t)| (i, t.0, 1.0)).collect();
+        let b: Vec<(f64, f64, f64)> = samples.iter().map(|&(i, t)| (i, t.1, 1.0)).collect();
+        Some(Comb2([Comb::fit(&a)?, Comb::fit(&b)?]))
+    }
+}
+
+/// What a comb explains: the score and the matched `(line, index)` pairs.
+type Matched = (f64, Vec<(usize, i32)>);
+
+/// Scores a comb: the votes of the lines it explains, less a penalty for each index inside
+/// its explained span that has no line. A comb whose spacing inside the image (`|t| < limit`)
+/// falls under `min_step` scores 0.
+fn score(
+    comb: &Comb2,
+    t: &[(f64, f64)],
+    lines: &[Line],
+    typical: f64,
+    limit: f64,
+    min_step: f64,
+) -> Matched {
+    let mut matched: Vec<(usize, i32)> = Vec::new();
+    let (lo0, hi0) = comb.0[0].valid_range();
+    let (lo1, hi1) = comb.0[1].valid_range();
+    let (lo, hi) = (lo0.max(lo1), hi0.min(hi1));
+    if lo > -2 || hi < 2 {
+        return (0.0, matched);
+    }
+    for i in lo..=hi {
+        let p = [comb.0[0].at(i as f64), comb.0[1].at(i as f64)];
+        if p[0].abs().min(p[1].abs()) > limit {
+            continue;
+        }
+        let step =
+            [0, 1].map(|k| (comb.0[k].at(i as f64 + 0.5) - comb.0[k].at(i as f64 - 0.5)).abs());
+        if step[0].min(step[1]) < min_step {
+            return (0.0, Vec::new());
+        }
+        let best = t
+            .iter()
+            .enumerate()
+            .filter(|(_, tk)| {
+                (tk.0 - p[0]).abs() < 0.2 * step[0] && (tk.1 - p[1]).abs() < 0.2 * step[1]
+            })
+            .max_by(|a, b| lines[a.0].votes.total_cmp(&lines[b.0].votes));
+        if let Some((k, _)) = best {
+            matched.push((k, i));
+        }
+    }
+    // Keep the longest run of indices with gaps of at most two.
+    let mut best_run: (usize, usize) = (0, 0);
+    let mut start = 0;
+    for k in 1..=matched.len() {
+        if k == matched.len() || matched[k].1 - matched[k - 1].1 > 3 {
+            if k - start > best_run.1 - best_run.0 {
+                best_run = (start, k);
+            }
+            start = k;
+        }
+    }
+    let run = matched[best_run.0..best_run.1].to_vec();
+    if run.len() < 3 {
+        return (0.0, run);
+    }
+    let span = (run[run.len() - 1].1 - run[0].1 + 1) as usize;
+    let gaps = span - run.len();
+    let votes: f64 = run
+        .iter()
+        .map(|&(k, _)| lines[k].votes.min(2.0 * typical))
+        .sum();
+    (votes - 0.8 * typical * gaps as f64, run)
+}
+
+/// Finds the comb of one family and indexes its lines (smallest index 0).
+pub fn fit_family(lines: &[Line], cx: f64, cy: f64, limit: f64, min_step: f64) -> Option<Family> {
+    // Within a family, grid lines are of like strength; weak stragglers are texture.
+    let mut strength: Vec<f64> = lines.iter().map(|l| l.votes).collect();
+    strength.sort_by(|a, b| b.total_cmp(a));
+    let floor = 0.3 * strength.get(4).copied().unwrap_or(0.0);
+    let lines: Vec<Line> = lines.iter().filter(|l| l.votes >= floor).copied().collect();
+    let lines = &lines[..];
+    if lines.len() < 3 {
+        return None;
+    }
+    let theta0 = mean_theta(lines);
+    let t = crossings(lines, theta0, cx, cy, limit * 0.4);
+    let mut order: Vec<usize> = (0..lines.len()).collect();
+    order.sort_by(|&a, &b| (t[a].0 + t[a].1).total_cmp(&(t[b].0 + t[b].1)));
+    let mut votes: Vec<f64> = lines.iter().map(|l| l.votes).collect();
+    votes.sort_by(f64::total_cmp);
+    let typical = votes[votes.len() * 3 / 4];
+
+    let mut best: Option<Matched> = None;
+    for a in 0..order.len() {
+        for b in a + 1..(a + 4).min(order.len()) {
+            for c in b + 1..(b + 4).min(order.len()) {
+                let (ta, tb, tc) = (t[order[a]], t[order[b]], t[order[c]]);
+                let ratio = (tc.0 + tc.1 - tb.0 - tb.1) / (tb.0 + tb.1 - ta.0 - ta.1);
+                if !(0.75..=1.33).contains(&ratio) {
+                    continue;
+                }
+                let Some(comb) = Comb2::fit(&[(0.0, ta), (1.0, tb), (2.0, tc)]) else {
+                    continue;
+                };
+                let found = improve(score(&comb, &t, lines, typical, limit, min_step), |run| {
+                    let samples: Vec<(f64, (f64, f64))> =
+                        run.iter().map(|&(k, i)| (i as f64, t[k])).collect();
+                    Comb2::fit(&samples).map(|c| score(&c, &t, lines, typical, limit, min_step))
+                });
+                if best.as_ref().is_none_or(|(bs, _)| found.0 > *bs) {
+                    best = Some(found);
+                }
+            }
+        }
+    }
+    let (_, run) = best?;
+    let i0 = run.iter().map(|&(_, i)| i).min()?;
+    Some(Family {
+        lines: run.iter().map(|&(k, i)| (lines[k], i - i0)).collect(),
+    })
+}
+
+/// Local optimisation: refit on everything matched while the score grows, so that a comb
+/// seeded by three close lines reaches the far side of the board.
+fn improve(mut m: Matched, refit: impl Fn(&[(usize, i32)]) -> Option<Matched>) -> Matched {
+    for _ in 0..4 {
+        if m.1.len() < 4 {
+            break;
+        }
+        match refit(&m.1) {
+            Some(m2) if m2.0 > m.0 => m = m2,
+            _ => break,
+        }
+    }
+    m
+}

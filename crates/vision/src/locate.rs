@@ -1,0 +1,500 @@
+//! Finding the grid: line response, Hough lines, combs of evenly spaced lines, a first
+//! homography from those lines, then the grid's extent and a least-squares refinement over
+//! points sampled along every grid line.
+
+use crate::VisionError;
+use crate::homography::{self, Homography, LinePoint};
+use crate::hough::{self, Line};
+use crate::lattice::{self, Family};
+use crate::orient;
+use crate::plane::Plane;
+use image::RgbImage;
+
+/// The working image: downscaled luma and its thin-dark-line response.
+pub struct Work {
+    pub factor: usize,
+    pub response: Plane,
+}
+
+/// Longest side of the working image; larger photos are box-downscaled by an integer factor.
+const WORK_SIDE: usize = 1100;
+
+impl Work {
+    pub fn new(img: &RgbImage) -> Work {
+        let side = img.width().max(img.height()) as usize;
+        let factor = side.div_ceil(WORK_SIDE).max(1);
+        let luma = Plane::luma_downscaled(img, factor).blurred(0.7);
+        Work {
+            factor,
+            response: luma.relative_black_hat(3),
+        }
+    }
+
+    /// Working-image pixel → full-resolution pixel, as a homography.
+    pub fn to_full(&self) -> Homography {
+        let f = self.factor as f64;
+        let o = (f - 1.0) / 2.0;
+        Homography(nalgebra::Matrix3::new(f, 0.0, o, 0.0, f, o, 0.0, 0.0, 1.0))
+    }
+}
+
+/// A located grid: `size` lines each way; `h` maps reading coordinates (column from the
+/// left, row from the top, in grid steps) to working-image pixels.
+#[derive(Debug, Clone)]
+pub struct Located {
+    pub size: usize,
+    pub h: Homography,
+}
+
+/// Finds the grid automatically.
+pub fn locate(work: &Work, size: Option<usize>) -> Result<Located, VisionError> {
+    let r = &work.response;
+    let threshold = percentile(&r.data, 0.96).max(0.035) * 0.6;
+    let lines = hough::detect_lines(r, threshold, 400);
+    let no_board = |why: &str| VisionError::NoBoard(why.to_string());
+    let fams = lattice::split_families(&lines).ok_or_else(|| no_board("no straight lines"))?;
+    let (cx, cy) = (r.w as f64 / 2.0, r.h as f64 / 2.0);
+    let limit = (cx * cx + cy * cy).sqrt();
+    let fit = |ls: &[Line]| lattice::fit_family(ls, cx, cy, limit, 4.0);
+    let (Some(fa), Some(fb)) = (fit(&fams[0]), fit(&fams[1])) else {
+        return Err(no_board("no evenly spaced grid lines"));
+    };
+    let h = initial_homography(&fa, &fb, (cx, cy), limit)
+        .ok_or_else(|| no_board("the grid lines do not form a plane grid"))?;
+    let spans = [span(&fa), span(&fb)];
+    let (h, ranges) = extent(r, &h, spans, size)?;
+    finish(r, h, ranges)
+}
+
+/// Uses four hand-given corners (working-image pixels, any order around the board).
+pub fn from_corners(
+    work: &Work,
+    corners: &[(f64, f64); 4],
+    size: Option<usize>,
+) -> Result<Located, VisionError> {
+    let r = &work.response;
+    let sizes: Vec<usize> = match size {
+        Some(n) => vec![n],
+        None => (5..=26).collect(),
+    };
+    let corners = &cyclic(corners);
+    let mut best: Option<(f64, usize, Homography)> = None;
+    for n in sizes {
+        let m = (n - 1) as f64;
+        let Some(h) = Homography::from_four(&[(0.0, 0.0), (m, 0.0), (m, m), (0.0, m)], corners)
+        else {
+            return Err(VisionError::BadInput(
+                "the four corners are degenerate".into(),
+            ));
+        };
+        let on = (0..n)
+            .flat_map(|k| [0, 1].map(|f| probe(r, &h, f, k as f64, (0.0, m), MIN_PEAK).0))
+            .sum::<f64>()
+            / (2 * n) as f64;
+        let mid = (0..n - 1)
+            .flat_map(|k| [0, 1].map(|f| probe(r, &h, f, k as f64 + 0.5, (0.0, m), MIN_PEAK).0))
+            .sum::<f64>()
+            / (2 * n - 2) as f64;
+        let s = on - mid;
+        if best.as_ref().is_none_or(|b| s > b.0) {
+            best = Some((s, n, h));
+        }
+    }
+    let (_, n, h) = best.ok_or_else(|| VisionError::BadInput("no board size to try".into()))?;
+    let m = n as i32 - 1;
+    finish(r, h, [(0, m), (0, m)])
+}
+
+/// The corners sorted by angle around their centroid, so consecutive ones share an edge.
+fn cyclic(corners: &[(f64, f64); 4]) -> [(f64, f64); 4] {
+    let cx = corners.iter().map(|c| c.0).sum::<f64>() / 4.0;
+    let cy = corners.iter().map(|c| c.1).sum::<f64>() / 4.0;
+    let mut out = *corners;
+    out.sort_by(|a, b| {
+        (a.1 - cy)
+            .atan2(a.0 - cx)
+            .total_cmp(&(b.1 - cy).atan2(b.0 - cx))
+    });
+    out
+}
+
+fn span(f: &Family) -> (i32, i32) {
+    let lo = f.lines.iter().map(|l| l.1).min().unwrap_or(0);
+    let hi = f.lines.iter().map(|l| l.1).max().unwrap_or(0);
+    (lo, hi)
+}
+
+/// The homography from the Hough lines of both combs: two points of each line, each on
+/// grid line `x = index` (first family) or `y = index` (second).
+fn initial_homography(
+    fa: &Family,
+    fb: &Family,
+    centre: (f64, f64),
+    limit: f64,
+) -> Option<Homography> {
+    let mut pts = Vec::new();
+    for (family, fam) in [fa, fb].into_iter().enumerate() {
+        for &(line, index) in &fam.lines {
+            let (fx, fy) = line.foot(centre.0, centre.1);
+            let (dx, dy) = line.direction();
+            for s in [-0.25, 0.25] {
+                pts.push(LinePoint {
+                    x: fx + s * limit * dx,
+                    y: fy + s * limit * dy,
+                    family,
+                    index: index as f64,
+                    weight: 1.0,
+                });
+            }
+        }
+    }
+    homography::fit_from_line_points(&pts)
+}
+
+/// Looks for grid line `family`/`k` (`x = k` or `y = k`) between `s_lo` and `s_hi` along it.
+/// Returns the fraction of probes that found a thin dark line within 0.12 grid steps of the
+/// prediction, and the image points of every line found within 0.3 steps.
+pub fn probe(
+    r: &Plane,
+    h: &Homography,
+    family: usize,
+    k: f64,
+    (s_lo, s_hi): (f64, f64),
+    min_peak: f32,
+) -> (f64, Vec<LinePoint>) {
+    let at = |u: f64, s: f64| {
+        if family == 0 {
+            h.apply(u, s)
+        } else {
+            h.apply(s, u)
+        }
+    };
+    let mut found = Vec::new();
+    let (mut tries, mut hits) = (0usize, 0usize);
+    let cells = (s_hi - s_lo).round().max(1.0) as usize;
+    for c in 0..cells {
+        for frac in [0.25, 0.5, 0.75] {
+            let s = s_lo + c as f64 + frac;
+            let p0 = at(k - 0.3, s);
+            let p1 = at(k + 0.3, s);
+            if !inside(r, p0) || !inside(r, p1) {
+                continue;
+            }
+            tries += 1;
+            let len = (p1.0 - p0.0).hypot(p1.1 - p0.1);
+            let n = ((len / 0.5) as usize).clamp(6, 120);
+            let vals: Vec<f32> = (0..=n)
+                .map(|j| {
+                    let t = j as f64 / n as f64;
+                    r.sample(p0.0 + t * (p1.0 - p0.0), p0.1 + t * (p1.1 - p0.1))
+                })
+                .collect();
+            let Some(j) = (0..=n).max_by(|&a, &b| vals[a].total_cmp(&vals[b])) else {
+                continue;
+            };
+            let peak = vals[j];
+            let ends = (vals[0] + vals[n]) / 2.0;
+            if peak < min_peak || peak < 2.0 * ends + 0.01 || j == 0 || j == n {
+                continue;
+            }
+            let (a, b, c2) = (vals[j - 1] as f64, peak as f64, vals[j + 1] as f64);
+            let den = a - 2.0 * b + c2;
+            let sub = if den < -1e-9 {
+                0.5 * (a - c2) / den
+            } else {
+                0.0
+            };
+            let t = (j as f64 + sub) / n as f64;
+            let u = -0.3 + 0.6 * t;
+            if u.abs() < 0.12 {
+                hits += 1;
+            }
+            found.push(LinePoint {
+                x: p0.0 + t * (p1.0 - p0.0),
+                y: p0.1 + t * (p1.1 - p0.1),
+                family,
+                index: k,
+                weight: peak as f64,
+            });
+        }
+    }
+    let frac = if tries == 0 {
+        0.0
+    } else {
+        hits as f64 / tries as f64
+    };
+    (frac, found)
+}
+
+fn inside(r: &Plane, p: (f64, f64)) -> bool {
+    p.0 >= 1.0 && p.1 >= 1.0 && p.0 <= r.w as f64 - 2.0 && p.1 <= r.h as f64 - 2.0
+}
+
+/// Line evidence at which a candidate index counts as a grid line, as a fraction of the
+/// median evidence of the lines inside the combs (dense positions hide many lines).
+const EVIDENCE: f64 = 0.4;
+
+/// Decides which comb indices are the board's lines, from line evidence along each candidate,
+/// then refits on the chosen lines. Returns the homography and the index range per family.
+fn extent(
+    r: &Plane,
+    h: &Homography,
+    spans: [(i32, i32); 2],
+    size: Option<usize>,
+) -> Result<(Homography, [(i32, i32); 2]), VisionError> {
+    let mut h = *h;
+    let mut ranges = spans;
+    let min_peak = typical_peak(r, &h, ranges) * 0.4;
+    for _ in 0..2 {
+        let mut evidence: [Vec<(i32, f64)>; 2] = [Vec::new(), Vec::new()];
+        for f in 0..2 {
+            let other = ranges[1 - f];
+            for k in ranges[f].0 - 4..=ranges[f].1 + 4 {
+                let (e, _) = probe(
+                    r,
+                    &h,
+                    f,
+                    k as f64,
+                    (other.0 as f64, other.1 as f64),
+                    min_peak,
+                );
+                let c = if e >= 0.02 {
+                    crossing_evidence(r, &h, f, k, other, min_peak)
+                } else {
+                    0.0
+                };
+                evidence[f].push((k, e.min(c)));
+            }
+        }
+        let mut new = [(0, 0); 2];
+        for f in 0..2 {
+            new[f] = choose_window(&evidence[f], size).ok_or_else(|| {
+                VisionError::NoBoard("too few grid lines with clear evidence".into())
+            })?;
+        }
+        if size.is_none() {
+            equalise(&mut new, &evidence);
+        }
+        ranges = new;
+        h = refine(r, &h, ranges).unwrap_or(h);
+    }
+    Ok((h, ranges))
+}
+
+/// The weakest response a probe accepts as a line (relative black-hat).
+const MIN_PEAK: f32 = 0.03;
+
+/// The median response of the lines inside the combs' spans: how dark this board's lines are.
+fn typical_peak(r: &Plane, h: &Homography, ranges: [(i32, i32); 2]) -> f32 {
+    let mut peaks: Vec<f32> = (0..2)
+        .flat_map(|f| {
+            let other = ranges[1 - f];
+            (ranges[f].0..=ranges[f].1).flat_map(move |k| {
+                probe(
+                    r,
+                    h,
+                    f,
+                    k as f64,
+                    (other.0 as f64, other.1 as f64),
+                    MIN_PEAK,
+                )
+                .1
+            })
+        })
+        .map(|p| p.weight as f32)
+        .collect();
+    if peaks.is_empty() {
+        return MIN_PEAK;
+    }
+    let k = peaks.len() / 2;
+    peaks.select_nth_unstable_by(k, f32::total_cmp);
+    peaks[k].max(MIN_PEAK)
+}
+
+/// Whether the other family's lines reach candidate line `k` from one side: a board edge or
+/// its shadow can look like one more grid line, but the grid does not run up to it.
+fn crossing_evidence(
+    r: &Plane,
+    h: &Homography,
+    f: usize,
+    k: i32,
+    other: (i32, i32),
+    min_peak: f32,
+) -> f64 {
+    let strip = |a: i32| {
+        let total: f64 = (other.0..=other.1)
+            .map(|j| probe(r, h, 1 - f, j as f64, (a as f64, a as f64 + 1.0), min_peak).0)
+            .sum();
+        total / (other.1 - other.0 + 1) as f64
+    };
+    strip(k - 1).max(strip(k))
+}
+
+/// The window of `size` consecutive indices with the most evidence, or (no size given) the
+/// longest run of indices with evidence, allowing single weak lines inside it.
+fn choose_window(ev: &[(i32, f64)], size: Option<usize>) -> Option<(i32, i32)> {
+    if let Some(n) = size {
+        if ev.len() < n {
+            return None;
+        }
+        let best = (0..=ev.len() - n).max_by(|&a, &b| {
+            let sa: f64 = ev[a..a + n].iter().map(|e| e.1).sum();
+            let sb: f64 = ev[b..b + n].iter().map(|e| e.1).sum();
+            sa.total_cmp(&sb)
+        })?;
+        return Some((ev[best].0, ev[best + n - 1].0));
+    }
+    let mut sorted: Vec<f64> = ev.iter().map(|e| e.1).filter(|&e| e > 0.05).collect();
+    sorted.sort_by(f64::total_cmp);
+    let level = (sorted.get(sorted.len() * 2 / 3).copied().unwrap_or(0.0) * EVIDENCE).max(0.04);
+    let strong: Vec<bool> = ev.iter().map(|e| e.1 >= level).collect();
+    let mut best: Option<(usize, usize)> = None;
+    let mut k = 0;
+    while k < ev.len() {
+        if !strong[k] {
+            k += 1;
+            continue;
+        }
+        let mut end = k;
+        while end + 1 < ev.len()
+            && (strong[end + 1]
+                || (end + 2 < ev.len() && strong[end + 2] && ev[end + 1].1 >= level / 3.0))
+        {
+            end += 1;
+        }
+        if best.is_none_or(|(a, b)| end - k > b - a) {
+            best = Some((k, end));
+        }
+        k = end + 1;
+    }
+    let (a, b) = best?;
+    (b - a + 1 >= 5).then_some((ev[a].0, ev[b].0))
+}
+
+/// A board is square: when the two directions disagree on the line count, the shorter one
+/// grows on the side with more evidence.
+fn equalise(ranges: &mut [(i32, i32); 2], ev: &[Vec<(i32, f64)>; 2]) {
+    let len = |r: (i32, i32)| r.1 - r.0 + 1;
+    for _ in 0..6 {
+        let (la, lb) = (len(ranges[0]), len(ranges[1]));
+        if la == lb {
+            return;
+        }
+        let f = if la < lb { 0 } else { 1 };
+        let get = |k: i32| ev[f].iter().find(|e| e.0 == k).map_or(0.0, |e| e.1);
+        let (lo, hi) = ranges[f];
+        if get(lo - 1) >= get(hi + 1) {
+            ranges[f].0 -= 1;
+        } else {
+            ranges[f].1 += 1;
+        }
+    }
+}
+
+/// Least squares over points found along every chosen grid line, twice, dropping outliers.
+fn refine(r: &Plane, h: &Homography, ranges: [(i32, i32); 2]) -> Option<Homography> {
+    let mut h = *h;
+    for _ in 0..2 {
+        let mut pts = Vec::new();
+        for f in 0..2 {
+            let other = ranges[1 - f];
+            for k in ranges[f].0..=ranges[f].1 {
+                pts.extend(
+                    probe(
+                        r,
+                        &h,
+                        f,
+                        k as f64,
+                        (other.0 as f64, other.1 as f64),
+                        MIN_PEAK,
+                    )
+                    .1,
+                );
+            }
+        }
+        let first = homography::fit_from_line_points(&pts)?;
+        let g = first.inverse()?;
+        let mut res: Vec<f64> = pts
+            .iter()
+            .map(|p| homography::line_residual(&g, p))
+            .collect();
+        let mut sorted = res.clone();
+        sorted.sort_by(f64::total_cmp);
+        let cut = (3.0 * sorted[sorted.len() / 2]).max(0.75);
+        res.iter_mut()
+            .for_each(|x| *x = if *x <= cut { 1.0 } else { 0.0 });
+        let kept: Vec<LinePoint> = pts
+            .iter()
+            .zip(&res)
+            .filter(|(_, k)| **k > 0.0)
+            .map(|(p, _)| *p)
+            .collect();
+        h = homography::fit_from_line_points(&kept)?;
+    }
+    Some(h)
+}
+
+/// Renumbers the chosen lines from 0, checks the grid is square, and turns the map into
+/// reading coordinates (top row = edge nearest the top of the photo).
+fn finish(r: &Plane, h: Homography, ranges: [(i32, i32); 2]) -> Result<Located, VisionError> {
+    let n = (ranges[0].1 - ranges[0].0 + 1) as usize;
+    let nb = (ranges[1].1 - ranges[1].0 + 1) as usize;
+    if n != nb {
+        return Err(VisionError::NoBoard(format!(
+            "found a {n}×{nb} grid, not a square board"
+        )));
+    }
+    if !(5..=26).contains(&n) {
+        return Err(VisionError::NoBoard(format!(
+            "found {n} grid lines each way"
+        )));
+    }
+    let shift = Homography(nalgebra::Matrix3::new(
+        1.0,
+        0.0,
+        ranges[0].0 as f64,
+        0.0,
+        1.0,
+        ranges[1].0 as f64,
+        0.0,
+        0.0,
+        1.0,
+    ));
+    let h = shift.then(&h);
+    let m = (n - 1) as f64;
+    let corners = [(0.0, 0.0), (m, 0.0), (m, m), (0.0, m)];
+    let signs: Vec<f64> = corners.iter().map(|&(i, j)| h.depth(i, j)).collect();
+    if signs.iter().any(|s| s.signum() != signs[0].signum()) {
+        return Err(VisionError::NoBoard(
+            "the grid fit is not a view of a plane board".into(),
+        ));
+    }
+    for &(i, j) in &corners {
+        let (x, y) = h.apply(i, j);
+        if !(x.is_finite() && y.is_finite())
+            || x < -0.5 * r.w as f64
+            || y < -0.5 * r.h as f64
+            || x > 1.5 * r.w as f64
+            || y > 1.5 * r.h as f64
+        {
+            return Err(VisionError::NoBoard(
+                "the grid fit runs far outside the photo".into(),
+            ));
+        }
+    }
+    let (o, _) = orient::orientation(n, |i, j| h.apply(i, j));
+    Ok(Located {
+        size: n,
+        h: Homography(h.0 * o.matrix()),
+    })
+}
+
+fn percentile(data: &[f32], q: f64) -> f32 {
+    if data.is_empty() {
+        return 0.0;
+    }
+    let mut v: Vec<f32> = data.iter().step_by(7).copied().collect();
+    let k = ((v.len() - 1) as f64 * q) as usize;
+    v.select_nth_unstable_by(k, f32::total_cmp);
+    v[k]
+}

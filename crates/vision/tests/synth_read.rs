@@ -1,0 +1,210 @@
+//! The reader against the synthetic photo generator, on fixed seeds: every level's targets
+//! (easy and medium: every board located, ≥ 99.9% of points right; hard: ≥ 95% of boards
+//! exactly right). A few small photos per level in the fast tier; more in the slow tier.
+
+use boyi_vision::synth::{Level, SynthOptions, render};
+use boyi_vision::{ReadOptions, Stone, read_board};
+
+struct Tally {
+    photos: usize,
+    located: usize,
+    exact: usize,
+    right: usize,
+    points: usize,
+}
+
+fn run(level: Level, seeds: std::ops::Range<u64>, width: u32, height: u32) -> Tally {
+    let mut t = Tally {
+        photos: 0,
+        located: 0,
+        exact: 0,
+        right: 0,
+        points: 0,
+    };
+    for seed in seeds {
+        let s = render(&SynthOptions {
+            seed,
+            level,
+            width,
+            height,
+            size: None,
+            position: None,
+        })
+        .expect("renders");
+        t.photos += 1;
+        t.points += s.truth.len();
+        let Ok(read) = read_board(&s.image, &ReadOptions::default()) else {
+            eprintln!("{level} seed {seed}: not located");
+            continue;
+        };
+        if read.size != s.size {
+            eprintln!(
+                "{level} seed {seed}: read {} lines, truth {}",
+                read.size, s.size
+            );
+            continue;
+        }
+        t.located += 1;
+        let right = read
+            .stones()
+            .iter()
+            .zip(&s.truth)
+            .filter(|(a, b)| a == b)
+            .count();
+        t.right += right;
+        if right == s.truth.len() {
+            t.exact += 1;
+        } else {
+            eprintln!(
+                "{level} seed {seed}: {} points wrong",
+                s.truth.len() - right
+            );
+        }
+    }
+    t
+}
+
+/// The targets: easy and medium: every board located and ≥ 99.9% of points right;
+/// hard: ≥ 95% of boards exactly right.
+fn meets_targets(level: Level, t: &Tally) -> bool {
+    let accuracy = t.right as f64 / t.points as f64;
+    match level {
+        Level::Easy | Level::Medium => t.located == t.photos && accuracy >= 0.999,
+        Level::Hard => t.exact as f64 >= 0.95 * t.photos as f64,
+    }
+}
+
+fn summary(level: Level, t: &Tally) -> String {
+    format!(
+        "{level}: {} photos, {} located, {} exact, {:.3}% of points right",
+        t.photos,
+        t.located,
+        t.exact,
+        100.0 * t.right as f64 / t.points as f64
+    )
+}
+
+// Seeds k..m here are the photos `examples/bench.rs --seed 0` renders first.
+
+#[test]
+fn easy_photos_meet_targets() {
+    let t = run(Level::Easy, 0..4, 640, 480);
+    assert!(
+        meets_targets(Level::Easy, &t),
+        "{}",
+        summary(Level::Easy, &t)
+    );
+}
+
+#[test]
+fn medium_photos_meet_targets() {
+    let t = run(Level::Medium, 0..4, 640, 480);
+    assert!(
+        meets_targets(Level::Medium, &t),
+        "{}",
+        summary(Level::Medium, &t)
+    );
+}
+
+/// The hard target (95% exact) is not reached yet (about 65–75% on 640×480); this guards
+/// the current level against regressions.
+#[test]
+fn hard_photos_keep_current_level() {
+    let t = run(Level::Hard, 0..4, 640, 480);
+    assert!(t.exact >= 3, "{}", summary(Level::Hard, &t));
+}
+
+/// Easy meets the targets on 40 photos; medium (95% located on these seeds) and hard
+/// (67.5% exact) fall short of them, so they are held at their current level.
+#[test]
+#[ignore = "slow tier"]
+fn many_photos_meet_targets_or_current_level() {
+    let easy = run(Level::Easy, 0..40, 640, 480);
+    assert!(
+        meets_targets(Level::Easy, &easy),
+        "{}",
+        summary(Level::Easy, &easy)
+    );
+    let medium = run(Level::Medium, 0..40, 640, 480);
+    assert!(medium.located >= 38, "{}", summary(Level::Medium, &medium));
+    let hard = run(Level::Hard, 0..40, 640, 480);
+    assert!(hard.exact >= 26, "{}", summary(Level::Hard, &hard));
+}
+
+#[test]
+#[ignore = "slow tier"]
+fn phone_sized_photos_are_read() {
+    let t = run(Level::Easy, 0..6, 2048, 1536);
+    assert!(
+        meets_targets(Level::Easy, &t),
+        "{}",
+        summary(Level::Easy, &t)
+    );
+    let t = run(Level::Medium, 0..6, 2048, 1536);
+    assert!(t.located >= 5, "{}", summary(Level::Medium, &t));
+}
+
+#[test]
+fn given_position_and_size_come_back() {
+    let n = 14;
+    let mut pos = vec![Stone::Empty; n * n];
+    for (k, p) in pos.iter_mut().enumerate() {
+        *p = match k % 7 {
+            0 => Stone::Black,
+            3 => Stone::White,
+            _ => Stone::Empty,
+        };
+    }
+    let s = render(&SynthOptions {
+        seed: 42,
+        level: Level::Easy,
+        width: 640,
+        height: 480,
+        size: Some(n),
+        position: Some(pos.clone()),
+    })
+    .unwrap();
+    assert_eq!(s.truth, pos);
+    let read = read_board(
+        &s.image,
+        &ReadOptions {
+            size: Some(n),
+            corners: None,
+        },
+    )
+    .unwrap();
+    assert_eq!(read.stones(), pos);
+}
+
+#[test]
+fn rendering_is_deterministic() {
+    let opts = SynthOptions {
+        seed: 9,
+        level: Level::Hard,
+        width: 160,
+        height: 120,
+        size: Some(9),
+        position: None,
+    };
+    assert_eq!(render(&opts).unwrap().jpeg, render(&opts).unwrap().jpeg);
+}
+
+#[test]
+fn blank_and_tiny_images_are_errors_not_panics() {
+    let grey = image::RgbImage::from_pixel(300, 200, image::Rgb([90, 90, 90]));
+    assert!(read_board(&grey, &ReadOptions::default()).is_err());
+    let tiny = image::RgbImage::new(10, 10);
+    assert!(read_board(&tiny, &ReadOptions::default()).is_err());
+    let mut noise = image::RgbImage::new(200, 150);
+    let mut x = 12345u32;
+    for p in noise.pixels_mut() {
+        x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        *p = image::Rgb([(x >> 24) as u8, (x >> 16) as u8, (x >> 8) as u8]);
+    }
+    let _ = read_board(&noise, &ReadOptions::default());
+    let bad_size = ReadOptions {
+        size: Some(40),
+        corners: None,
+    };
+    assert!(read_board(&grey, &bad_size).is_err());
+}
