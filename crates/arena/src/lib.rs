@@ -19,6 +19,6 @@ pub mod spec;
 pub mod stats;
 
 pub use record::Record;
-pub use runner::{GameResult, MatchConfig, TimeControl, play_game, run_match};
+pub use runner::{GameResult, MatchConfig, Thinking, TimeControl, play_game, run_match};
 pub use spec::PlayerSpec;
 pub use stats::{Sprt, Verdict, Wdl};

@@ -2,7 +2,7 @@
 //! one line per finished game, the records written to a directory, and the summary whose
 //! last line is `W <wins> D <draws> L <losses> score <%> elo <diff> ci95 <margin>`.
 
-use crate::runner::{GameResult, MatchConfig, run_match};
+use crate::runner::{GameResult, MatchConfig, Thinking, run_match};
 use crate::stats::{Verdict, Wdl};
 use boyi_core::TextError;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -34,8 +34,11 @@ pub fn run_and_report<G: boyi_engines::GamePlayers>(
     )
     .map_err(io)?;
     let mut write_error = None;
+    let mut thinking = [Thinking::default(); 2];
     let result = run_match(cfg, |game, wdl| {
         bar.inc(1);
+        thinking[0].add(game.thinking[0]);
+        thinking[1].add(game.thinking[1]);
         bar.set_message(format!(
             "A +{} ={} -{} score {:.1}%",
             wdl.wins,
@@ -77,6 +80,13 @@ pub fn run_and_report<G: boyi_engines::GamePlayers>(
         )
         .map_err(io)?;
     }
+    writeln!(
+        w,
+        "time per move: A {:.0} ms, B {:.0} ms",
+        thinking[0].average_ms(),
+        thinking[1].average_ms()
+    )
+    .map_err(io)?;
     writeln!(w, "{}", wdl.summary()).map_err(io)?;
     Ok(wdl)
 }

@@ -61,6 +61,9 @@ pub struct MatchConfig<G: boyi_engines::GamePlayers> {
     pub concurrency: usize,
     /// Fixed per-move limits (depth, nodes, movetime).
     pub limits: Limits,
+    /// Per-player fixed limits (A, B) replacing `limits` for that player: an engine that
+    /// only knows depth (Cloudict) can meet one that plays on time.
+    pub player_limits: [Option<Limits>; 2],
     pub tc: Option<TimeControl>,
     /// Openings, cycled; game `2k` and `2k+1` play opening `k mod len` with colours swapped.
     pub openings: Vec<GameHistory<G>>,
@@ -83,6 +86,27 @@ pub struct GameResult {
     /// A's score: 1, 0.5 or 0.
     pub a_score: f64,
     pub record: Record,
+    /// Thinking time and moves made by player A and player B.
+    pub thinking: [Thinking; 2],
+}
+
+/// Time a player spent choosing its moves in one game.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Thinking {
+    pub time: Duration,
+    pub moves: u32,
+}
+
+impl Thinking {
+    pub fn add(&mut self, other: Thinking) {
+        self.time += other.time;
+        self.moves += other.moves;
+    }
+
+    /// Average time per move, in milliseconds.
+    pub fn average_ms(&self) -> f64 {
+        self.time.as_secs_f64() * 1000.0 / f64::from(self.moves.max(1))
+    }
 }
 
 /// Whole matches fail only on setup errors (a player that cannot be built or cannot play
@@ -168,10 +192,19 @@ pub fn play_game<G: boyi_engines::GamePlayers>(
         names[side.index()] = spec.to_string();
         players.push(p);
     }
-    let (winner, game, reason) =
-        play(cfg, opening.clone(), &mut players).map_err(|(side, e)| {
+    // Limits and thinking time by side (Black, White).
+    let player_of = |side: Side| usize::from(side != a_side);
+    let limits = [Side::Black, Side::White].map(|side| {
+        cfg.player_limits[player_of(side)]
+            .clone()
+            .unwrap_or_else(|| cfg.limits.clone())
+    });
+    let mut by_side = [Thinking::default(); 2];
+    let (winner, game, reason) = play(cfg, opening.clone(), &mut players, &limits, &mut by_side)
+        .map_err(|(side, e)| {
             text_err!("player {} cannot play this game: {e}", names[side.index()])
         })?;
+    let thinking = [a_side, a_side.opponent()].map(|side| by_side[side.index()]);
     let a_score = match winner {
         Some(w) if w == a_side => 1.0,
         Some(_) => 0.0,
@@ -183,6 +216,7 @@ pub fn play_game<G: boyi_engines::GamePlayers>(
         a_side,
         a_score,
         record,
+        thinking,
     })
 }
 
@@ -194,6 +228,8 @@ fn play<G: boyi_engines::GamePlayers>(
     cfg: &MatchConfig<G>,
     mut game: GameHistory<G>,
     players: &mut [Box<dyn Player<G>>],
+    side_limits: &[Limits; 2],
+    thinking: &mut [Thinking; 2],
 ) -> Result<Played<G>, (Side, PlayerError)> {
     let mut clock = cfg.tc.map(|tc| Clock {
         time_left: [tc.base; 2],
@@ -215,11 +251,15 @@ fn play<G: boyi_engines::GamePlayers>(
         }
         let limits = Limits {
             clock,
-            ..cfg.limits.clone()
+            ..side_limits[side.index()].clone()
         };
         let started = Instant::now();
         let result = players[side.index()].choose(&game, &limits, &stop, &mut |_| {});
         let spent = started.elapsed();
+        thinking[side.index()].add(Thinking {
+            time: spent,
+            moves: 1,
+        });
         let loss = |reason: String| Ok((Some(side.opponent()), game.clone(), reason));
         let mv = match result {
             Ok(mv) => mv,

@@ -15,6 +15,7 @@ fn config(a: &str, b: &str, games: usize) -> MatchConfig<TicTacToe> {
         games,
         concurrency: 2,
         limits: Limits::default(),
+        player_limits: [None, None],
         tc: None,
         openings: vec![GameHistory::new(start)],
         seed: 1,

@@ -340,13 +340,34 @@ pub struct GomocupDriver {
     /// Canonical texts of the moves the engine knows, from an empty board.
     known: Option<Vec<String>>,
     size: usize,
+    /// The `timeout_turn` last sent, so it is sent again only when it changes.
+    turn_time: Option<u128>,
+    /// When the engine's last move arrived.
+    moved_at: Option<Instant>,
 }
+
+/// How long after an engine's move the driver waits before sending it anything. Some engines
+/// (Rapfi among them) write their move a moment before they stop counting as thinking, and
+/// drop words that arrive in between.
+const SETTLE: Duration = Duration::from_millis(20);
 
 impl GomocupDriver {
     pub fn new() -> Self {
         GomocupDriver {
             known: None,
             size: 0,
+            turn_time: None,
+            moved_at: None,
+        }
+    }
+
+    /// Waits until the engine has had [`SETTLE`] since its last move.
+    fn settle(&self) {
+        if let Some(wait) = self
+            .moved_at
+            .and_then(|at| SETTLE.checked_sub(at.elapsed()))
+        {
+            std::thread::sleep(wait);
         }
     }
 
@@ -371,6 +392,7 @@ impl GomocupDriver {
         p.send(&format!("INFO rule {rule}"));
         self.size = size;
         self.known = Some(Vec::new());
+        self.turn_time = None;
         Ok(())
     }
 }
@@ -401,12 +423,16 @@ impl<G: Game> Driver<G> for GomocupDriver {
         limits: &Limits,
         until: Instant,
     ) -> Result<(), PlayerError> {
+        self.settle();
         if self.known.is_none() {
             self.handshake(p, game, until)?;
         }
         let side = game.current().side_to_move();
-        if let Some(t) = limits.movetime {
-            p.send(&format!("INFO timeout_turn {}", t.as_millis()));
+        if let Some(t) = limits.movetime.map(|t| t.as_millis())
+            && self.turn_time != Some(t)
+        {
+            p.send(&format!("INFO timeout_turn {t}"));
+            self.turn_time = Some(t);
         }
         if let Some(c) = limits.clock {
             p.send(&format!(
@@ -467,9 +493,18 @@ impl<G: Game> Driver<G> for GomocupDriver {
                 None
             }
             "DEBUG" | "OK" => None,
-            "ERROR" | "UNKNOWN" => Some(Err(PlayerError::Protocol(line.to_string()))),
+            // A complaint about some command (an INFO key it lacks, say) is not an answer:
+            // the move may still come, and the move's deadline bounds the wait.
+            "ERROR" | "UNKNOWN" => {
+                info(Info {
+                    text: Some(format!("engine: {line}")),
+                    ..Info::default()
+                });
+                None
+            }
             _ => {
                 let result = engine_move(game, line, from_gomocup(line, self.size));
+                self.moved_at = Some(Instant::now());
                 if let (Ok(mv), Some(known)) = (&result, &mut self.known) {
                     known.push(game.current().format_move(mv));
                 }

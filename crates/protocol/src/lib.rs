@@ -4,7 +4,8 @@
 //! - [`gomocup`]: Gomocup/Piskvork (Gomoku);
 //! - [`sau`]: the SAU platform protocol (Connect6, Jiu, Gomoku);
 //! - [`uci`]: UCI as Pikafish speaks it, the Fairy-Stockfish dialect `uci-fsf`, and UCCI
-//!   (Xiangqi).
+//!   (Xiangqi);
+//! - [`cloudict`]: the Connect6 program Cloudict's own protocol (driving only).
 //!
 //! Moves cross the protocol boundary as canonical move text ([`codec`]), so no protocol
 //! depends on a game's move type.
@@ -12,6 +13,7 @@
 #[macro_use]
 extern crate boyi_core;
 
+pub mod cloudict;
 pub mod codec;
 pub mod driver;
 pub mod gomocup;
@@ -36,15 +38,17 @@ pub enum Protocol {
     Uci,
     UciFsf,
     Ucci,
+    Cloudict,
 }
 
 impl Protocol {
-    pub const ALL: [Protocol; 5] = [
+    pub const ALL: [Protocol; 6] = [
         Protocol::Gomocup,
         Protocol::Sau,
         Protocol::Uci,
         Protocol::UciFsf,
         Protocol::Ucci,
+        Protocol::Cloudict,
     ];
 
     pub fn name(self) -> &'static str {
@@ -54,6 +58,7 @@ impl Protocol {
             Protocol::Uci => "uci",
             Protocol::UciFsf => "uci-fsf",
             Protocol::Ucci => "ucci",
+            Protocol::Cloudict => "cloudict",
         }
     }
 
@@ -66,6 +71,7 @@ impl Protocol {
             Protocol::Sau => name != "xiangqi",
             Protocol::UciFsf => name == "xiangqi",
             Protocol::Uci | Protocol::Ucci => !matches!(name, "connect6" | "jiu"),
+            Protocol::Cloudict => name == "connect6",
         }
     }
 
@@ -88,7 +94,9 @@ impl FromStr for Protocol {
             .into_iter()
             .find(|p| p.name() == s.to_ascii_lowercase())
             .ok_or_else(|| {
-                text_err!("unknown protocol {s:?} (expected gomocup, sau, uci, uci-fsf or ucci)")
+                text_err!(
+                    "unknown protocol {s:?} (expected gomocup, sau, uci, uci-fsf, ucci or cloudict)"
+                )
             })
     }
 }
@@ -145,6 +153,11 @@ pub fn serve<G: Game>(
             let fe = uci::UciServer::<G>::new(dialect, variant, full_name);
             server::run(fe, player, limits, input, output);
         }
+        Protocol::Cloudict => {
+            return Err(text_err!(
+                "Boyi drives Cloudict engines but does not serve its protocol"
+            ));
+        }
     }
     Ok(())
 }
@@ -163,6 +176,7 @@ pub fn external<G: Game>(
         Protocol::Uci => Box::new(uci::UciDriver::new(Dialect::Uci)),
         Protocol::UciFsf => Box::new(uci::UciDriver::new(Dialect::Fsf)),
         Protocol::Ucci => Box::new(uci::UciDriver::new(Dialect::Ucci)),
+        Protocol::Cloudict => Box::new(cloudict::CloudictDriver::new()),
     };
     let name = format!("cmd:\"{command}\"@{protocol}");
     Ok(Box::new(ExternalPlayer::new(process, driver, name, opts)))

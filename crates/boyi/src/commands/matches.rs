@@ -37,6 +37,13 @@ pub struct MatchArgs {
     /// Depth per move.
     #[arg(long)]
     pub depth: Option<u32>,
+    /// Player A's own per-move limits instead of the match's: depth=D, nodes=N, movetime=MS
+    /// (comma-separated), e.g. to give an engine that only knows depth its own limit.
+    #[arg(long, value_name = "LIMITS")]
+    pub a_limits: Option<String>,
+    /// Player B's own per-move limits, as --a-limits.
+    #[arg(long, value_name = "LIMITS")]
+    pub b_limits: Option<String>,
     /// Openings file: one position text or comma-separated move list per line.
     #[arg(long, conflicts_with = "random_plies")]
     pub openings: Option<PathBuf>,
@@ -103,6 +110,10 @@ fn run_game<G: boyi_engines::GamePlayers>(args: &MatchArgs) -> Result<()> {
             movetime: args.movetime.map(Duration::from_millis),
             ..Limits::default()
         },
+        player_limits: [
+            args.a_limits.as_deref().map(parse_limits).transpose().context("--a-limits")?,
+            args.b_limits.as_deref().map(parse_limits).transpose().context("--b-limits")?,
+        ],
         tc: args.tc.as_deref().map(TimeControl::parse).transpose()?,
         openings,
         seed: args.seed,
@@ -117,4 +128,48 @@ fn run_game<G: boyi_engines::GamePlayers>(args: &MatchArgs) -> Result<()> {
     let mut out = std::io::stdout().lock();
     boyi_arena::report::run_and_report(&cfg, args.out.as_deref(), &mut out)?;
     Ok(())
+}
+
+/// Parses per-player limits: `depth=4`, `movetime=900,nodes=100000`.
+fn parse_limits(text: &str) -> Result<Limits> {
+    let mut limits = Limits::default();
+    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (key, value) = item
+            .split_once('=')
+            .with_context(|| format!("{item:?}: expected key=value"))?;
+        let number: u64 = value
+            .trim()
+            .parse()
+            .with_context(|| format!("{item:?}: {value:?} is not a whole number"))?;
+        match key.trim() {
+            "depth" => {
+                limits.depth = Some(u32::try_from(number).context("depth is too large")?);
+            }
+            "nodes" => limits.nodes = Some(number),
+            "movetime" => limits.movetime = Some(Duration::from_millis(number)),
+            other => bail!("unknown limit {other:?} (expected depth, nodes or movetime)"),
+        }
+    }
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+        bail!("{text:?} sets no limit (expected depth=D, nodes=N or movetime=MS)");
+    }
+    Ok(limits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_limits;
+    use std::time::Duration;
+
+    #[test]
+    fn player_limits_parse_and_bad_ones_are_named() {
+        let l = parse_limits("depth=4, movetime=900").unwrap();
+        assert_eq!(l.depth, Some(4));
+        assert_eq!(l.movetime, Some(Duration::from_millis(900)));
+        assert_eq!(parse_limits("nodes=5000").unwrap().nodes, Some(5000));
+        for bad in ["", "depth", "depth=x", "speed=3", "depth=-1"] {
+            assert!(parse_limits(bad).is_err(), "{bad:?} should be refused");
+        }
+        assert!(format!("{:#}", parse_limits("speed=3").unwrap_err()).contains("speed"));
+    }
 }
