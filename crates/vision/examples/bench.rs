@@ -82,6 +82,7 @@ fn main() {
                 height: args.height,
                 size: None,
                 position: None,
+                distortion: None,
             };
             let synth = match render(&opts) {
                 Ok(s) => s,

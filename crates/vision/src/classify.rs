@@ -7,7 +7,7 @@
 //! and whether the two grid lines are visible crossing at the point (stones hide them).
 
 use crate::Stone;
-use crate::homography::Homography;
+use crate::homography::GridMap;
 use crate::plane::sample_rgb;
 use image::RgbImage;
 
@@ -28,7 +28,7 @@ fn median(v: &mut [f32]) -> f32 {
 }
 
 /// Median luma and chroma over grid-coordinate offsets around `(c, r)`.
-fn patch(img: &RgbImage, h: &Homography, c: f64, r: f64, offsets: &[(f64, f64)]) -> (f32, f32) {
+fn patch(img: &RgbImage, h: &GridMap, c: f64, r: f64, offsets: &[(f64, f64)]) -> (f32, f32) {
     let (mut l, mut ch): (Vec<f32>, Vec<f32>) = offsets
         .iter()
         .map(|&(dx, dy)| {
@@ -54,7 +54,7 @@ fn disc(radius: f64, step: f64) -> Vec<(f64, f64)> {
 }
 
 /// Measures every intersection of an `n`-line grid; `h` maps reading coordinates to pixels.
-pub fn measure(img: &RgbImage, h: &Homography, n: usize) -> Vec<Features> {
+pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
     let body = disc(0.26, 0.065);
     let spot = disc(0.08, 0.04);
     // Bare wood at every cell centre.

@@ -29,6 +29,7 @@ fn run(level: Level, seeds: std::ops::Range<u64>, width: u32, height: u32) -> Ta
             height,
             size: None,
             position: None,
+            distortion: None,
         })
         .expect("renders");
         t.photos += 1;
@@ -162,6 +163,7 @@ fn given_position_and_size_come_back() {
         height: 480,
         size: Some(n),
         position: Some(pos.clone()),
+        distortion: None,
     })
     .unwrap();
     assert_eq!(s.truth, pos);
@@ -176,6 +178,28 @@ fn given_position_and_size_come_back() {
     assert_eq!(read.stones(), pos);
 }
 
+/// A strongly distorting lens (far more than the levels draw): the fitted radial term
+/// straightens the grid lines again, so the position still reads exactly.
+#[test]
+fn lens_distortion_is_fitted() {
+    for seed in [3, 4] {
+        let s = render(&SynthOptions {
+            seed,
+            level: Level::Easy,
+            width: 640,
+            height: 480,
+            size: Some(19),
+            position: None,
+            distortion: Some(0.06),
+        })
+        .unwrap();
+        let read = read_board(&s.image, &ReadOptions::default()).unwrap();
+        let k1 = read.map.lens.k1;
+        assert!((k1 - 0.06).abs() < 0.02, "seed {seed}: fitted k1 {k1}");
+        assert_eq!(read.stones(), s.truth, "seed {seed}");
+    }
+}
+
 #[test]
 fn rendering_is_deterministic() {
     let opts = SynthOptions {
@@ -185,6 +209,7 @@ fn rendering_is_deterministic() {
         height: 120,
         size: Some(9),
         position: None,
+        distortion: None,
     };
     assert_eq!(render(&opts).unwrap().jpeg, render(&opts).unwrap().jpeg);
 }
