@@ -229,3 +229,22 @@ impl GridMap {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lens_round_trip_and_barrel_direction() {
+        let lens = Lens {
+            k1: 0.05,
+            ..Lens::none(640.0, 480.0)
+        };
+        let (x, y) = lens.distort(600.0, 450.0);
+        // Barrel: the photographed corner point is nearer the centre than the ideal one.
+        assert!(x < 600.0 && y < 450.0);
+        let (u, v) = lens.undistort(x, y);
+        assert!((u - 600.0).abs() < 1e-3 && (v - 450.0).abs() < 1e-3);
+        assert_eq!(lens.distort(320.0, 240.0), (320.0, 240.0));
+    }
+}

@@ -1,9 +1,10 @@
 //! Reading grid board positions (Go, Gomoku, Connect6 and Jiu boards) from photos, and a
 //! synthetic board-photo generator to measure how well that works.
 //!
-//! The reader ([`read_board`]) runs: lighting-independent thin-line response → Hough lines →
-//! two combs of evenly spaced lines (RANSAC over neighbouring triples) → homography from all
-//! comb lines → grid extent from line evidence → least-squares refinement over points found
+//! The reader ([`read_board`]) runs: lighting-independent thin-line response → the likely
+//! board region (where lines run two ways) → Hough lines → two combs of evenly spaced lines
+//! (RANSAC over neighbouring triples) → homography from all comb lines → grid extent from
+//! line evidence → least-squares refinement, with a radial lens term, over points found
 //! along every grid line → stone classification against the nearby bare wood. Pure Rust.
 
 pub mod classify;

@@ -17,7 +17,7 @@ pub struct Work {
 }
 
 /// Longest side of the working image; larger photos are box-downscaled by an integer factor.
-const WORK_SIDE: usize = 1100;
+const WORK_SIDE: usize = 800;
 
 impl Work {
     pub fn new(img: &RgbImage) -> Work {

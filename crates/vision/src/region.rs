@@ -200,3 +200,33 @@ fn grow(inside: &mut [bool], bw: usize, bh: usize) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Streaks everywhere (one direction), a grid (two directions) in one part: the region
+    /// is the grid.
+    #[test]
+    fn grid_stands_out_of_streaks() {
+        let (w, h) = (320, 240);
+        let mut r = Plane::new(w, h);
+        let mut angle = vec![0.0f32; w * h];
+        for y in 0..h {
+            for x in 0..w {
+                let in_grid = (100..220).contains(&x) && (60..180).contains(&y);
+                if x % 6 == 0 {
+                    r.data[y * w + x] = 1.0;
+                } else if in_grid && y % 12 == 0 {
+                    r.data[y * w + x] = 1.0;
+                    angle[y * w + x] = std::f32::consts::FRAC_PI_2;
+                }
+            }
+        }
+        let region = grid_region(&r, 0.5, |x, y| (1.0, angle[y * w + x])).expect("a region");
+        assert!(region.contains(160, 120));
+        assert!(!region.contains(10, 10));
+        assert!(!region.contains(300, 220));
+        assert!(region.share() < 0.5);
+    }
+}
