@@ -3,8 +3,10 @@
 //! `cargo run --release -p boyi-vision --example bench -- [--count N] [--width W]
 //! [--height H] [--seed S] [--levels easy,medium,hard] [--dump DIR]`
 //!
-//! Time per image covers JPEG decoding and reading, not rendering. `--dump` writes every
-//! photo read wrongly, with its true position, for inspection.
+//! Time per image covers JPEG decoding and reading, not rendering: wall-clock time, and on
+//! Linux also the CPU time the reading thread actually ran (from the scheduler), which is
+//! what to compare on a machine shared with other work. `--dump` writes every photo read
+//! wrongly, with its true position, for inspection.
 
 use boyi_vision::synth::{Level, SynthOptions, render};
 use boyi_vision::{ReadOptions, read_board};
@@ -59,13 +61,14 @@ fn main() {
         }
     };
     println!(
-        "{:<7} {:>6} {:>8} {:>7} {:>10} {:>9}  ({}x{}, {} photos per level)",
+        "{:<7} {:>6} {:>8} {:>7} {:>10} {:>9} {:>8}  ({}x{}, {} photos per level)",
         "level",
         "photos",
         "located",
         "exact",
         "points",
         "ms/photo",
+        "cpu ms",
         args.width,
         args.height,
         args.count
@@ -73,6 +76,7 @@ fn main() {
     for &level in &args.levels {
         let (mut located, mut exact, mut right, mut total) = (0, 0, 0usize, 0usize);
         let mut seconds = 0.0;
+        let mut cpu = Some(0.0);
         for k in 0..args.count {
             let seed = args.seed * 1_000_003 + k;
             let opts = SynthOptions {
@@ -82,6 +86,7 @@ fn main() {
                 height: args.height,
                 size: None,
                 position: None,
+                distortion: None,
             };
             let synth = match render(&opts) {
                 Ok(s) => s,
@@ -91,11 +96,16 @@ fn main() {
                 }
             };
             let start = Instant::now();
+            let cpu_start = cpu_seconds();
             let img = image::load_from_memory(&synth.jpeg)
                 .expect("own JPEG decodes")
                 .into_rgb8();
             let read = read_board(&img, &ReadOptions::default());
             seconds += start.elapsed().as_secs_f64();
+            cpu = match (cpu, cpu_start, cpu_seconds()) {
+                (Some(total), Some(a), Some(b)) => Some(total + b - a),
+                _ => None,
+            };
             let n2 = synth.truth.len();
             total += n2;
             let ok = match &read {
@@ -120,15 +130,23 @@ fn main() {
         }
         let c = args.count.max(1) as f64;
         println!(
-            "{:<7} {:>6} {:>7.1}% {:>6.1}% {:>9.3}% {:>9.1}",
+            "{:<7} {:>6} {:>7.1}% {:>6.1}% {:>9.3}% {:>9.1} {:>8}",
             level.name(),
             args.count,
             100.0 * located as f64 / c,
             100.0 * exact as f64 / c,
             100.0 * right as f64 / total.max(1) as f64,
-            1000.0 * seconds / c
+            1000.0 * seconds / c,
+            cpu.map_or("-".to_string(), |s| format!("{:.1}", 1000.0 * s / c))
         );
     }
+}
+
+/// CPU time this thread has run, in seconds (Linux scheduler statistics; `None` elsewhere).
+fn cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e9)
 }
 
 fn report_miss(
@@ -150,12 +168,13 @@ fn report_miss(
                 .map(|(k, (a, b))| {
                     let f = r.points[k].features;
                     format!(
-                        "({},{}) {}→{} b{:.2} c{:.2} l{:.3}",
+                        "({},{}) {}→{} b{:.2} k{:.2} c{:.2} l{:.3}",
                         k % r.size,
                         k / r.size,
                         b.symbol(),
                         a.symbol(),
                         f.brightness,
+                        f.contrast,
                         f.colour,
                         f.lines
                     )

@@ -7,7 +7,7 @@
 //! and whether the two grid lines are visible crossing at the point (stones hide them).
 
 use crate::Stone;
-use crate::homography::Homography;
+use crate::homography::GridMap;
 use crate::plane::sample_rgb;
 use image::RgbImage;
 
@@ -16,6 +16,10 @@ use image::RgbImage;
 pub struct Features {
     /// Luma of the point over luma of the nearby wood.
     pub brightness: f64,
+    /// How much darker the point is than the nearby wood, over the board's typical wood
+    /// luma: a glare spot adds light to stone and wood alike, so a black stone under it
+    /// stays far darker than its wood while its ratio to the wood drifts up.
+    pub contrast: f64,
     /// Chroma of the point over chroma of the nearby wood.
     pub colour: f64,
     /// How much darker the grid lines are than the wood beside them, relative to the wood.
@@ -28,7 +32,7 @@ fn median(v: &mut [f32]) -> f32 {
 }
 
 /// Median luma and chroma over grid-coordinate offsets around `(c, r)`.
-fn patch(img: &RgbImage, h: &Homography, c: f64, r: f64, offsets: &[(f64, f64)]) -> (f32, f32) {
+fn patch(img: &RgbImage, h: &GridMap, c: f64, r: f64, offsets: &[(f64, f64)]) -> (f32, f32) {
     let (mut l, mut ch): (Vec<f32>, Vec<f32>) = offsets
         .iter()
         .map(|&(dx, dy)| {
@@ -54,7 +58,7 @@ fn disc(radius: f64, step: f64) -> Vec<(f64, f64)> {
 }
 
 /// Measures every intersection of an `n`-line grid; `h` maps reading coordinates to pixels.
-pub fn measure(img: &RgbImage, h: &Homography, n: usize) -> Vec<Features> {
+pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
     let body = disc(0.26, 0.065);
     let spot = disc(0.08, 0.04);
     // Bare wood at every cell centre.
@@ -83,6 +87,8 @@ pub fn measure(img: &RgbImage, h: &Homography, n: usize) -> Vec<Features> {
             ]
         })
         .collect();
+    let mut all_wood: Vec<f32> = cells.iter().map(|c| c.0).collect();
+    let typical = median(&mut all_wood).max(1.0);
     let mut out = Vec::with_capacity(n * n);
     for r in 0..n {
         for c in 0..n {
@@ -93,6 +99,7 @@ pub fn measure(img: &RgbImage, h: &Homography, n: usize) -> Vec<Features> {
             let (l_off, _) = patch(img, h, cf, rf, &off);
             out.push(Features {
                 brightness: (l / wl.max(1.0)) as f64,
+                contrast: ((wl - l) / typical) as f64,
                 colour: (ch / wc.max(6.0)) as f64,
                 lines: ((l_off - l_on) / wl.max(1.0)) as f64,
             });
@@ -128,21 +135,21 @@ fn stone_margin(f: &Features) -> f64 {
     (grey + hidden).max(dark)
 }
 
-/// Brightness (relative to the wood) separating black from white stones: the widest gap in
-/// the sorted brightness of the stones, if there is a clear one between 0.45 and 1.05;
-/// otherwise a fixed split.
+/// Contrast to the wood (see [`Features::contrast`]) separating black from white stones:
+/// the widest gap in the sorted contrasts of the stones, if there is a clear one between
+/// 0.1 and 0.55; otherwise a fixed split.
 fn colour_split(stones: &[f64]) -> f64 {
-    let mut v: Vec<f64> = stones.iter().map(|b| b.max(1e-3).ln()).collect();
+    let mut v = stones.to_vec();
     v.sort_by(f64::total_cmp);
-    let (lo, hi) = (0.45f64.ln(), 1.05f64.ln());
+    let (lo, hi) = (0.1, 0.55);
     let best = v
         .windows(2)
         .filter(|w| w[1] > lo && w[0] < hi)
         .map(|w| (w[1] - w[0], (w[0].max(lo) + w[1].min(hi)) / 2.0))
         .max_by(|a, b| a.0.total_cmp(&b.0));
     match best {
-        Some((gap, mid)) if gap > 0.25 => mid.exp(),
-        _ => 0.78,
+        Some((gap, mid)) if gap > 0.12 => mid,
+        _ => 0.3,
     }
 }
 
@@ -158,7 +165,7 @@ pub fn decide_all(features: &[Features]) -> Vec<(Stone, f64)> {
         .iter()
         .zip(&margins)
         .filter(|(_, m)| **m > 0.0)
-        .map(|(f, _)| f.brightness)
+        .map(|(f, _)| f.contrast)
         .collect();
     let split = colour_split(&stones);
     features
@@ -168,8 +175,8 @@ pub fn decide_all(features: &[Features]) -> Vec<(Stone, f64)> {
             if m <= 0.0 {
                 return (Stone::Empty, confidence(m));
             }
-            let c = (f.brightness.max(1e-3) / split).ln() / 0.08;
-            let stone = if c < 0.0 { Stone::Black } else { Stone::White };
+            let c = (f.contrast - split) / 0.05;
+            let stone = if c > 0.0 { Stone::Black } else { Stone::White };
             (stone, confidence(m.min(c.abs())))
         })
         .collect()

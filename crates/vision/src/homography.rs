@@ -150,3 +150,101 @@ pub fn line_residual(g: &Homography, p: &LinePoint) -> f64 {
     let l = g.0.transpose() * e;
     (l.x * p.x + l.y * p.y + l.z).abs() / l.x.hypot(l.y).max(1e-12)
 }
+
+/// Radial lens distortion about the photo centre, one term: a photographed point `p` is seen
+/// where the ideal (pinhole) camera would put `c + (p − c)(1 + k1 r²)`, with `r` the distance
+/// from the centre `c` over `scale` (half the photo diagonal). `k1 > 0` is barrel distortion.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Lens {
+    pub k1: f64,
+    pub cx: f64,
+    pub cy: f64,
+    pub scale: f64,
+}
+
+impl Lens {
+    /// No distortion, centred on a `w`×`h` image.
+    pub fn none(w: f64, h: f64) -> Lens {
+        Lens {
+            k1: 0.0,
+            cx: w / 2.0,
+            cy: h / 2.0,
+            scale: (w * w + h * h).sqrt() / 2.0,
+        }
+    }
+
+    /// Photographed pixel → ideal pixel.
+    pub fn undistort(&self, x: f64, y: f64) -> (f64, f64) {
+        let (dx, dy) = (x - self.cx, y - self.cy);
+        let s = 1.0 + self.k1 * (dx * dx + dy * dy) / (self.scale * self.scale);
+        (self.cx + dx * s, self.cy + dy * s)
+    }
+
+    /// Ideal pixel → photographed pixel (fixed-point inverse of [`Lens::undistort`]).
+    pub fn distort(&self, x: f64, y: f64) -> (f64, f64) {
+        if self.k1 == 0.0 {
+            return (x, y);
+        }
+        let (mut px, mut py) = (x, y);
+        for _ in 0..6 {
+            let (dx, dy) = (px - self.cx, py - self.cy);
+            let s = 1.0 + self.k1 * (dx * dx + dy * dy) / (self.scale * self.scale);
+            px = self.cx + (x - self.cx) / s;
+            py = self.cy + (y - self.cy) / s;
+        }
+        (px, py)
+    }
+
+    /// The same lens in coordinates scaled by `by` (a similarity `p ↦ by p + offset` that
+    /// maps this image onto the other).
+    pub fn scaled(&self, by: &Homography) -> Lens {
+        let (cx, cy) = by.apply(self.cx, self.cy);
+        Lens {
+            k1: self.k1,
+            cx,
+            cy,
+            scale: self.scale * by.0[(0, 0)],
+        }
+    }
+}
+
+/// Grid coordinates → photo pixels: a plane homography seen through a lens.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GridMap {
+    pub h: Homography,
+    pub lens: Lens,
+}
+
+impl GridMap {
+    pub fn apply(&self, x: f64, y: f64) -> (f64, f64) {
+        let (u, v) = self.h.apply(x, y);
+        self.lens.distort(u, v)
+    }
+
+    /// The same grid after a change of grid coordinates `m` (applied first).
+    pub fn after(&self, m: &nalgebra::Matrix3<f64>) -> GridMap {
+        GridMap {
+            h: Homography(self.h.0 * m),
+            lens: self.lens,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lens_round_trip_and_barrel_direction() {
+        let lens = Lens {
+            k1: 0.05,
+            ..Lens::none(640.0, 480.0)
+        };
+        let (x, y) = lens.distort(600.0, 450.0);
+        // Barrel: the photographed corner point is nearer the centre than the ideal one.
+        assert!(x < 600.0 && y < 450.0);
+        let (u, v) = lens.undistort(x, y);
+        assert!((u - 600.0).abs() < 1e-3 && (v - 450.0).abs() < 1e-3);
+        assert_eq!(lens.distort(320.0, 240.0), (320.0, 240.0));
+    }
+}

@@ -30,8 +30,14 @@ const SPREAD: isize = 12;
 
 /// The strongest lines of `response`: every pixel above `threshold` votes with its response
 /// for the lines through it whose angle is near its local ridge direction (from the
-/// structure tensor), which keeps texture and noise from piling up votes.
-pub fn detect_lines(response: &Plane, threshold: f32, max_lines: usize) -> Vec<Line> {
+/// structure tensor), which keeps texture and noise from piling up votes. With `in_region`,
+/// only pixels of the likely board region ([`crate::region`]) vote.
+pub fn detect_lines(
+    response: &Plane,
+    threshold: f32,
+    max_lines: usize,
+    in_region: bool,
+) -> Vec<Line> {
     let diag = ((response.w * response.w + response.h * response.h) as f64).sqrt();
     let rho_bins = 2 * diag.ceil() as usize + 1;
     let offset = diag.ceil();
@@ -42,6 +48,24 @@ pub fn detect_lines(response: &Plane, threshold: f32, max_lines: usize) -> Vec<L
         })
         .collect();
     let tensor = structure_tensor(response);
+    let ridge = |x: usize, y: usize| {
+        let (jxx, jxy, jyy) = tensor[y * response.w + x];
+        let angle = 0.5 * (2.0 * jxy).atan2(jxx - jyy);
+        // Lines have one clear direction; noise and grain speckle do not.
+        let coherence = ((jxx - jyy).powi(2) + 4.0 * jxy * jxy).sqrt() / (jxx + jyy + 1e-6);
+        (
+            coherence * coherence,
+            angle.rem_euclid(std::f32::consts::PI),
+        )
+    };
+    let region = if in_region {
+        crate::region::grid_region(response, threshold, |x, y| {
+            let (w, a) = ridge(x, y);
+            (w * response.get(x, y), a)
+        })
+    } else {
+        None
+    };
     let mut acc = vec![0.0f32; THETA_BINS * rho_bins];
     for y in 0..response.h {
         for x in 0..response.w {
@@ -49,14 +73,12 @@ pub fn detect_lines(response: &Plane, threshold: f32, max_lines: usize) -> Vec<L
             if v <= threshold {
                 continue;
             }
-            let (jxx, jxy, jyy) = tensor[y * response.w + x];
-            let angle = 0.5 * (2.0 * jxy).atan2(jxx - jyy);
-            // Lines have one clear direction; noise and grain speckle do not.
-            let coherence = ((jxx - jyy).powi(2) + 4.0 * jxy * jxy).sqrt() / (jxx + jyy + 1e-6);
-            let v = v * coherence * coherence;
-            let centre = (angle.rem_euclid(std::f32::consts::PI) / std::f32::consts::PI
-                * THETA_BINS as f32)
-                .round() as isize;
+            if region.as_ref().is_some_and(|r| !r.contains(x, y)) {
+                continue;
+            }
+            let (weight, angle) = ridge(x, y);
+            let v = v * weight;
+            let centre = (angle / std::f32::consts::PI * THETA_BINS as f32).round() as isize;
             let (xf, yf) = (x as f32, y as f32);
             for o in -SPREAD..=SPREAD {
                 let t = (centre + o).rem_euclid(THETA_BINS as isize) as usize;

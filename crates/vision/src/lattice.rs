@@ -144,6 +144,8 @@ fn mean_theta(lines: &[Line]) -> f64 {
 }
 
 const SPAN: i32 = 30;
+/// How many of a family's strongest lines seed combs.
+const SEEDS: usize = 40;
 
 /// A comb on both transversals.
 #[derive(Debug, Clone, Copy)]
@@ -242,13 +244,21 @@ pub fn fit_family(lines: &[Line], cx: f64, cy: f64, limit: f64, min_step: f64) -
     votes.sort_by(f64::total_cmp);
     let typical = votes[votes.len() * 3 / 4];
 
+    // Seeds come from the strongest lines only: on a crowded board, stone rims and texture
+    // add many weak lines between the grid lines, and neighbouring grid lines must stay
+    // neighbours in the seed order.
+    let mut seeds: Vec<usize> = (0..lines.len()).collect();
+    seeds.sort_by(|&a, &b| lines[b].votes.total_cmp(&lines[a].votes));
+    seeds.truncate(SEEDS);
+    let order: Vec<usize> = order.into_iter().filter(|k| seeds.contains(k)).collect();
     let mut best: Option<Matched> = None;
     for a in 0..order.len() {
         for b in a + 1..(a + 4).min(order.len()) {
             for c in b + 1..(b + 4).min(order.len()) {
                 let (ta, tb, tc) = (t[order[a]], t[order[b]], t[order[c]]);
-                let ratio = (tc.0 + tc.1 - tb.0 - tb.1) / (tb.0 + tb.1 - ta.0 - ta.1);
-                if !(0.75..=1.33).contains(&ratio) {
+                // Evenly spaced on both transversals, so the three angles agree too.
+                let even = |x: f64, y: f64, z: f64| (0.75..=1.33).contains(&((z - y) / (y - x)));
+                if !even(ta.0, tb.0, tc.0) || !even(ta.1, tb.1, tc.1) {
                     continue;
                 }
                 let Some(comb) = Comb2::fit(&[(0.0, ta), (1.0, tb), (2.0, tc)]) else {

@@ -1,9 +1,10 @@
 //! Reading grid board positions (Go, Gomoku, Connect6 and Jiu boards) from photos, and a
 //! synthetic board-photo generator to measure how well that works.
 //!
-//! The reader ([`read_board`]) runs: lighting-independent thin-line response → Hough lines →
-//! two combs of evenly spaced lines (RANSAC over neighbouring triples) → homography from all
-//! comb lines → grid extent from line evidence → least-squares refinement over points found
+//! The reader ([`read_board`]) runs: lighting-independent thin-line response → the likely
+//! board region (where lines run two ways) → Hough lines → two combs of evenly spaced lines
+//! (RANSAC over neighbouring triples) → homography from all comb lines → grid extent from
+//! line evidence → least-squares refinement, with a radial lens term, over points found
 //! along every grid line → stone classification against the nearby bare wood. Pure Rust.
 
 pub mod classify;
@@ -13,9 +14,10 @@ pub mod lattice;
 pub mod locate;
 pub mod orient;
 pub mod plane;
+pub mod region;
 pub mod synth;
 
-use homography::Homography;
+use homography::GridMap;
 use image::RgbImage;
 use std::path::Path;
 
@@ -83,8 +85,9 @@ pub struct PointRead {
 #[derive(Debug, Clone)]
 pub struct BoardRead {
     pub size: usize,
-    /// Reading coordinates (column from the left, row from the top) → photo pixels.
-    pub homography: Homography,
+    /// Reading coordinates (column from the left, row from the top) → photo pixels: the
+    /// board plane's homography seen through the fitted lens distortion.
+    pub map: GridMap,
     /// Row-major, top row first.
     pub points: Vec<PointRead>,
 }
@@ -97,7 +100,7 @@ impl BoardRead {
     /// The outer grid corners in photo pixels: top-left, top-right, bottom-right, bottom-left.
     pub fn corners(&self) -> [(f64, f64); 4] {
         let m = (self.size - 1) as f64;
-        [(0.0, 0.0), (m, 0.0), (m, m), (0.0, m)].map(|(c, r)| self.homography.apply(c, r))
+        [(0.0, 0.0), (m, 0.0), (m, m), (0.0, m)].map(|(c, r)| self.map.apply(c, r))
     }
 
     /// One string per row, top row first: `.` empty, `x` black, `o` white.
@@ -151,7 +154,11 @@ pub fn read_board(img: &RgbImage, opts: &ReadOptions) -> Result<BoardRead, Visio
         }
         None => locate::locate(&work, opts.size)?,
     };
-    let h = located.h.then(&work.to_full());
+    let to_full = work.to_full();
+    let h = GridMap {
+        h: located.map.h.then(&to_full),
+        lens: located.map.lens.scaled(&to_full),
+    };
     let n = located.size;
     let features = classify::measure(img, &h, n);
     let calls = classify::decide_all(&features);
@@ -172,7 +179,7 @@ pub fn read_board(img: &RgbImage, opts: &ReadOptions) -> Result<BoardRead, Visio
         .collect();
     Ok(BoardRead {
         size: n,
-        homography: h,
+        map: h,
         points,
     })
 }

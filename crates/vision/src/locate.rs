@@ -3,7 +3,7 @@
 //! points sampled along every grid line.
 
 use crate::VisionError;
-use crate::homography::{self, Homography, LinePoint};
+use crate::homography::{self, GridMap, Homography, Lens, LinePoint};
 use crate::hough::{self, Line};
 use crate::lattice::{self, Family};
 use crate::orient;
@@ -17,7 +17,7 @@ pub struct Work {
 }
 
 /// Longest side of the working image; larger photos are box-downscaled by an integer factor.
-const WORK_SIDE: usize = 1100;
+const WORK_SIDE: usize = 800;
 
 impl Work {
     pub fn new(img: &RgbImage) -> Work {
@@ -38,19 +38,24 @@ impl Work {
     }
 }
 
-/// A located grid: `size` lines each way; `h` maps reading coordinates (column from the
+/// A located grid: `size` lines each way; `map` takes reading coordinates (column from the
 /// left, row from the top, in grid steps) to working-image pixels.
 #[derive(Debug, Clone)]
 pub struct Located {
     pub size: usize,
-    pub h: Homography,
+    pub map: GridMap,
 }
 
-/// Finds the grid automatically.
+/// Finds the grid automatically: lines are first looked for only in the likely board region
+/// (which keeps streaky tables out), then, if that fails, anywhere in the photo.
 pub fn locate(work: &Work, size: Option<usize>) -> Result<Located, VisionError> {
+    locate_with(work, size, true).or_else(|_| locate_with(work, size, false))
+}
+
+fn locate_with(work: &Work, size: Option<usize>, in_region: bool) -> Result<Located, VisionError> {
     let r = &work.response;
     let threshold = percentile(&r.data, 0.96).max(0.035) * 0.6;
-    let lines = hough::detect_lines(r, threshold, 400);
+    let lines = hough::detect_lines(r, threshold, 400, in_region);
     let no_board = |why: &str| VisionError::NoBoard(why.to_string());
     let fams = lattice::split_families(&lines).ok_or_else(|| no_board("no straight lines"))?;
     let (cx, cy) = (r.w as f64 / 2.0, r.h as f64 / 2.0);
@@ -61,9 +66,13 @@ pub fn locate(work: &Work, size: Option<usize>) -> Result<Located, VisionError> 
     };
     let h = initial_homography(&fa, &fb, (cx, cy), limit)
         .ok_or_else(|| no_board("the grid lines do not form a plane grid"))?;
-    let spans = [span(&fa), span(&fb)];
-    let (h, ranges) = extent(r, &h, spans, size)?;
-    finish(r, h, ranges)
+    let map = GridMap {
+        h,
+        lens: Lens::none(r.w as f64, r.h as f64),
+    };
+    let (map, spans) = densify(r, map, [span(&fa), span(&fb)]);
+    let (map, ranges) = extent(r, &map, spans, size)?;
+    finish(r, map, ranges)
 }
 
 /// Uses four hand-given corners (working-image pixels, any order around the board).
@@ -78,7 +87,7 @@ pub fn from_corners(
         None => (5..=26).collect(),
     };
     let corners = &cyclic(corners);
-    let mut best: Option<(f64, usize, Homography)> = None;
+    let mut best: Option<(f64, usize, GridMap)> = None;
     for n in sizes {
         let m = (n - 1) as f64;
         let Some(h) = Homography::from_four(&[(0.0, 0.0), (m, 0.0), (m, m), (0.0, m)], corners)
@@ -86,6 +95,10 @@ pub fn from_corners(
             return Err(VisionError::BadInput(
                 "the four corners are degenerate".into(),
             ));
+        };
+        let h = GridMap {
+            h,
+            lens: Lens::none(r.w as f64, r.h as f64),
         };
         let on = (0..n)
             .flat_map(|k| [0, 1].map(|f| probe(r, &h, f, k as f64, (0.0, m), MIN_PEAK).0))
@@ -151,12 +164,47 @@ fn initial_homography(
     homography::fit_from_line_points(&pts)
 }
 
+/// A comb can lock onto every other grid line when stones hide many lines. If the half-way
+/// lines are about as well supported as the comb's own, and the comb with half the step is
+/// as well supported as before, the step is halved.
+fn densify(r: &Plane, mut h: GridMap, mut spans: [(i32, i32); 2]) -> (GridMap, [(i32, i32); 2]) {
+    let support = |h: &GridMap, spans: &[(i32, i32); 2], f: usize, offset: f64| {
+        let other = spans[1 - f];
+        let (lo, hi) = spans[f];
+        (lo..hi)
+            .map(|k| {
+                let along = (other.0 as f64, other.1 as f64);
+                probe(r, h, f, k as f64 + offset, along, MIN_PEAK).0
+            })
+            .sum::<f64>()
+            / (hi - lo).max(1) as f64
+    };
+    for f in 0..2 {
+        for _ in 0..2 {
+            let on = support(&h, &spans, f, 0.0);
+            if on <= 0.0 || support(&h, &spans, f, 0.5) < 0.6 * on {
+                break;
+            }
+            let mut half = nalgebra::Matrix3::identity();
+            half[(f, f)] = 0.5;
+            let h2 = h.after(&half);
+            let mut spans2 = spans;
+            spans2[f] = (2 * spans[f].0, 2 * spans[f].1);
+            if support(&h2, &spans2, f, 0.0) < 0.8 * on {
+                break;
+            }
+            (h, spans) = (h2, spans2);
+        }
+    }
+    (h, spans)
+}
+
 /// Looks for grid line `family`/`k` (`x = k` or `y = k`) between `s_lo` and `s_hi` along it.
 /// Returns the fraction of probes that found a thin dark line within 0.12 grid steps of the
 /// prediction, and the image points of every line found within 0.3 steps.
 pub fn probe(
     r: &Plane,
-    h: &Homography,
+    h: &GridMap,
     family: usize,
     k: f64,
     (s_lo, s_hi): (f64, f64),
@@ -238,10 +286,10 @@ const EVIDENCE: f64 = 0.4;
 /// then refits on the chosen lines. Returns the homography and the index range per family.
 fn extent(
     r: &Plane,
-    h: &Homography,
+    h: &GridMap,
     spans: [(i32, i32); 2],
     size: Option<usize>,
-) -> Result<(Homography, [(i32, i32); 2]), VisionError> {
+) -> Result<(GridMap, [(i32, i32); 2]), VisionError> {
     let mut h = *h;
     let mut ranges = spans;
     let min_peak = typical_peak(r, &h, ranges) * 0.4;
@@ -285,7 +333,7 @@ fn extent(
 const MIN_PEAK: f32 = 0.03;
 
 /// The median response of the lines inside the combs' spans: how dark this board's lines are.
-fn typical_peak(r: &Plane, h: &Homography, ranges: [(i32, i32); 2]) -> f32 {
+fn typical_peak(r: &Plane, h: &GridMap, ranges: [(i32, i32); 2]) -> f32 {
     let mut peaks: Vec<f32> = (0..2)
         .flat_map(|f| {
             let other = ranges[1 - f];
@@ -315,7 +363,7 @@ fn typical_peak(r: &Plane, h: &Homography, ranges: [(i32, i32); 2]) -> f32 {
 /// its shadow can look like one more grid line, but the grid does not run up to it.
 fn crossing_evidence(
     r: &Plane,
-    h: &Homography,
+    h: &GridMap,
     f: usize,
     k: i32,
     other: (i32, i32),
@@ -391,52 +439,118 @@ fn equalise(ranges: &mut [(i32, i32); 2], ev: &[Vec<(i32, f64)>; 2]) {
     }
 }
 
-/// Least squares over points found along every chosen grid line, twice, dropping outliers.
-fn refine(r: &Plane, h: &Homography, ranges: [(i32, i32); 2]) -> Option<Homography> {
-    let mut h = *h;
+/// Least squares over points found along every chosen grid line, twice: the lens term
+/// first (see [`fit_lens`]), then the homography again without the outlying points (stones
+/// hide parts of lines, and their rims look like lines).
+fn refine(r: &Plane, map: &GridMap, ranges: [(i32, i32); 2]) -> Option<GridMap> {
+    let mut map = *map;
     for _ in 0..2 {
         let mut pts = Vec::new();
         for f in 0..2 {
             let other = ranges[1 - f];
             for k in ranges[f].0..=ranges[f].1 {
-                pts.extend(
-                    probe(
-                        r,
-                        &h,
-                        f,
-                        k as f64,
-                        (other.0 as f64, other.1 as f64),
-                        MIN_PEAK,
-                    )
-                    .1,
-                );
+                let along = (other.0 as f64, other.1 as f64);
+                pts.extend(probe(r, &map, f, k as f64, along, MIN_PEAK).1);
             }
         }
+        let lens = fit_lens(&pts, map.lens);
+        let pts: Vec<LinePoint> = pts.iter().map(|p| undistorted(p, &lens)).collect();
         let first = homography::fit_from_line_points(&pts)?;
         let g = first.inverse()?;
-        let mut res: Vec<f64> = pts
+        let res: Vec<f64> = pts
             .iter()
             .map(|p| homography::line_residual(&g, p))
             .collect();
-        let mut sorted = res.clone();
-        sorted.sort_by(f64::total_cmp);
-        let cut = (3.0 * sorted[sorted.len() / 2]).max(0.75);
-        res.iter_mut()
-            .for_each(|x| *x = if *x <= cut { 1.0 } else { 0.0 });
+        let cut = outlier_cut(&res);
         let kept: Vec<LinePoint> = pts
             .iter()
             .zip(&res)
-            .filter(|(_, k)| **k > 0.0)
+            .filter(|(_, e)| **e <= cut)
             .map(|(p, _)| *p)
             .collect();
-        h = homography::fit_from_line_points(&kept)?;
+        map = GridMap {
+            h: homography::fit_from_line_points(&kept)?,
+            lens,
+        };
     }
-    Some(h)
+    Some(map)
+}
+
+fn undistorted(p: &LinePoint, lens: &Lens) -> LinePoint {
+    let (x, y) = lens.undistort(p.x, p.y);
+    LinePoint { x, y, ..*p }
+}
+
+/// Residuals above three times the median (at least 0.75 pixels) are outliers.
+fn outlier_cut(res: &[f64]) -> f64 {
+    let mut sorted = res.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    (3.0 * sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)).max(0.75)
+}
+
+/// The largest lens term tried, as `k1` (a point at the photo corner moves by `k1` of the
+/// half-diagonal): ample for phone and webcam lenses.
+const MAX_K1: f64 = 0.1;
+
+/// The radial term that makes the points found along the grid lines most nearly straight
+/// lines of one plane grid: a scan of `k1`, then a parabola through the best three. The
+/// residuals are truncated (robust to stray points); the lens is kept without distortion
+/// unless the term clearly helps, so boards seen head-on near the centre stay plain.
+fn fit_lens(pts: &[LinePoint], lens: Lens) -> Lens {
+    let with = |k1: f64| Lens { k1, ..lens };
+    let cost = |k1: f64, cut: f64| -> Option<f64> {
+        let l = with(k1);
+        let u: Vec<LinePoint> = pts.iter().map(|p| undistorted(p, &l)).collect();
+        let g = homography::fit_from_line_points(&u)?.inverse()?;
+        Some(
+            u.iter()
+                .map(|p| homography::line_residual(&g, p).min(cut).powi(2))
+                .sum(),
+        )
+    };
+    let Some(cut) = (|| {
+        let u: Vec<LinePoint> = pts.iter().map(|p| undistorted(p, &with(0.0))).collect();
+        let g = homography::fit_from_line_points(&u)?.inverse()?;
+        let res: Vec<f64> = u.iter().map(|p| homography::line_residual(&g, p)).collect();
+        Some(outlier_cut(&res))
+    })() else {
+        return lens;
+    };
+    const STEPS: i32 = 10;
+    let step = MAX_K1 / STEPS as f64;
+    let costs: Vec<(f64, f64)> = (-STEPS..=STEPS)
+        .filter_map(|i| {
+            let k1 = i as f64 * step;
+            cost(k1, cut).map(|c| (k1, c))
+        })
+        .collect();
+    let Some(&(_, plain)) = costs.iter().find(|c| c.0 == 0.0) else {
+        return lens;
+    };
+    let Some(best) = (0..costs.len()).min_by(|&a, &b| costs[a].1.total_cmp(&costs[b].1)) else {
+        return lens;
+    };
+    let mut k1 = costs[best].0;
+    if best > 0 && best + 1 < costs.len() {
+        let (a, b, c) = (costs[best - 1].1, costs[best].1, costs[best + 1].1);
+        let den = a - 2.0 * b + c;
+        if den > 1e-12 {
+            k1 += 0.5 * step * (a - c) / den;
+        }
+    }
+    let refined = cost(k1, cut).unwrap_or(f64::MAX);
+    if refined.min(costs[best].1) > 0.9 * plain {
+        return with(0.0);
+    }
+    if refined > costs[best].1 {
+        k1 = costs[best].0;
+    }
+    with(k1)
 }
 
 /// Renumbers the chosen lines from 0, checks the grid is square, and turns the map into
 /// reading coordinates (top row = edge nearest the top of the photo).
-fn finish(r: &Plane, h: Homography, ranges: [(i32, i32); 2]) -> Result<Located, VisionError> {
+fn finish(r: &Plane, map: GridMap, ranges: [(i32, i32); 2]) -> Result<Located, VisionError> {
     let n = (ranges[0].1 - ranges[0].0 + 1) as usize;
     let nb = (ranges[1].1 - ranges[1].0 + 1) as usize;
     if n != nb {
@@ -449,7 +563,7 @@ fn finish(r: &Plane, h: Homography, ranges: [(i32, i32); 2]) -> Result<Located, 
             "found {n} grid lines each way"
         )));
     }
-    let shift = Homography(nalgebra::Matrix3::new(
+    let shift = nalgebra::Matrix3::new(
         1.0,
         0.0,
         ranges[0].0 as f64,
@@ -459,18 +573,18 @@ fn finish(r: &Plane, h: Homography, ranges: [(i32, i32); 2]) -> Result<Located, 
         0.0,
         0.0,
         1.0,
-    ));
-    let h = shift.then(&h);
+    );
+    let map = map.after(&shift);
     let m = (n - 1) as f64;
     let corners = [(0.0, 0.0), (m, 0.0), (m, m), (0.0, m)];
-    let signs: Vec<f64> = corners.iter().map(|&(i, j)| h.depth(i, j)).collect();
+    let signs: Vec<f64> = corners.iter().map(|&(i, j)| map.h.depth(i, j)).collect();
     if signs.iter().any(|s| s.signum() != signs[0].signum()) {
         return Err(VisionError::NoBoard(
             "the grid fit is not a view of a plane board".into(),
         ));
     }
     for &(i, j) in &corners {
-        let (x, y) = h.apply(i, j);
+        let (x, y) = map.apply(i, j);
         if !(x.is_finite() && y.is_finite())
             || x < -0.5 * r.w as f64
             || y < -0.5 * r.h as f64
@@ -482,10 +596,10 @@ fn finish(r: &Plane, h: Homography, ranges: [(i32, i32); 2]) -> Result<Located, 
             ));
         }
     }
-    let (o, _) = orient::orientation(n, |i, j| h.apply(i, j));
+    let (o, _) = orient::orientation(n, |i, j| map.apply(i, j));
     Ok(Located {
         size: n,
-        h: Homography(h.0 * o.matrix()),
+        map: map.after(&o.matrix()),
     })
 }
 

@@ -129,6 +129,9 @@ pub struct SynthOptions {
     pub size: Option<usize>,
     /// The position to show, in reading order (top row first); default random.
     pub position: Option<Vec<Stone>>,
+    /// Barrel distortion `k1` of the lens (see [`crate::homography::Lens`]); default drawn
+    /// up to the level's limit.
+    pub distortion: Option<f64>,
 }
 
 /// A rendered photo and the truth about it.
@@ -142,6 +145,8 @@ pub struct Synth {
     pub truth: Vec<Stone>,
     /// Outer grid corners in the photo: top-left, top-right, bottom-right, bottom-left.
     pub corners: [(f64, f64); 4],
+    /// The lens distortion `k1` the photo was taken with.
+    pub distortion: f64,
 }
 
 impl Synth {
@@ -289,6 +294,7 @@ pub fn render(opts: &SynthOptions) -> Result<Synth, VisionError> {
         size: n,
         truth,
         corners,
+        distortion: cam.k1,
     })
 }
 
@@ -381,13 +387,14 @@ fn draw_camera(
             rng.range(-shift, shift) * dist * h / f,
             dist,
         );
+        let drawn_k1 = rng.range(0.0, p.distortion);
         let cam = Camera {
             rot: *rot.matrix(),
             t,
             f,
             cx: w / 2.0,
             cy: h / 2.0,
-            k1: rng.range(0.0, p.distortion),
+            k1: opts.distortion.unwrap_or(drawn_k1),
             diag: (w * w + h * h).sqrt() / 2.0,
         };
         let cell = cam.plane();

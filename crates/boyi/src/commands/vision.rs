@@ -94,6 +94,10 @@ pub struct SynthArgs {
     /// run-length digits for empty points (the rows of positions.md). Default: random.
     #[arg(long)]
     pub position: Option<String>,
+    /// Barrel distortion k1 of the lens: a point at the photo corner is drawn k1 of the
+    /// half-diagonal nearer the centre (default: drawn up to the level's limit).
+    #[arg(long)]
+    pub distortion: Option<f64>,
 }
 
 /// Exit status of an implausible read.
@@ -128,6 +132,7 @@ fn synth(args: &SynthArgs) -> Result<()> {
         height: args.height,
         size: position.as_ref().map(|p| p.0).or(args.size),
         position: position.map(|p| p.1),
+        distortion: args.distortion,
     };
     let s = boyi_vision::synth::render(&opts)?;
     std::fs::write(&args.out, &s.jpeg)
