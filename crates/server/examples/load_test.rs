@@ -20,7 +20,6 @@ use tokio_tungstenite::tungstenite::Message;
 
 struct SeatResult {
     latencies: Vec<Duration>,
-    plies: usize,
     /// Sizes of the updates received: (bytes, moves in the game then).
     updates: Vec<(usize, usize)>,
     moves: Vec<String>,
@@ -78,7 +77,6 @@ async fn seat(
         if v["status"] == "finished" {
             return Ok(SeatResult {
                 latencies,
-                plies,
                 updates,
                 moves,
             });
