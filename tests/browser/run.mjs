@@ -197,10 +197,11 @@ async function moreBoards(page) {
   await page.selectOption('select[name=opponent]', 'engines');
   await page.selectOption('select[name=player1]', 'boyi:random');
   await page.selectOption('select[name=player2]', 'boyi:random');
-  await page.locator('select[name=player1] + input').fill('10');
-  await page.locator('select[name=player2] + input').fill('10');
+  // 200 ms a move: the page is not redrawing all the time while the screenshot is taken.
+  await page.locator('select[name=player1] + input').fill('200');
+  await page.locator('select[name=player2] + input').fill('200');
   await page.click('#create');
-  await waitMoves(page, 60);
+  await waitMoves(page, 30);
   await shot(page, 'jiu-engines-watching');
   // The analysis board.
   await page.goto(`${BASE}/#/analysis`);
