@@ -515,7 +515,7 @@ function photoView() {
     drawBoard(box, { game: body.game, position: body.position, last: null }, null);
     const doubt = body.doubtful.length ? h('p', { class: 'muted' }, 'Least certain: ', body.doubtful.map((d) => `${d.point} (${d.confidence})`).join(', ')) : null;
     const open = (target) => { preset = { for: target, game: body.game, position: body.position }; location.hash = target === 'analysis' ? '#/analysis' : '#/new'; };
-    out.replaceChildren(
+    fill(out,
       h('p', { class: 'read-ok' }, `Read a ${body.size}×${body.size} ${body.game} board: ${body.stones.black} black, ${body.stones.white} white.`),
       h('p', {}, 'Position: ', h('code', { class: 'postext', id: 'photo-position' }, body.position)), doubt,
       h('div', { class: 'buttons' },
