@@ -8,7 +8,9 @@ cd "$(dirname "$0")/.."
 games=${1:-200}
 kinds=${2:-gomoku,xiangqi}
 # The test profile: optimised like release, without the long link-time optimisation.
-cargo build --profile test -p boyi -p boyi-server --example load_test
+# (Two commands: a target selection such as --example applies to every -p of one command.)
+cargo build --profile test -p boyi
+cargo build --profile test -p boyi-server --example load_test
 dir=$(mktemp -d)
 port=$((19000 + $$ % 1000))
 ./target/debug/boyi serve --addr 127.0.0.1:$port --db "$dir/boyi.sqlite" \

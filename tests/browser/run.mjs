@@ -1,11 +1,12 @@
 // Boyi's page in real headless Chromium: a person plays Gomoku against the computer by
 // clicking, makes a Xiangqi move by picking and placing a piece, makes a Jiu square capture,
-// and two browsers play each other over an invitation link. Screenshots go to artifacts/.
+// two browsers play each other over an invitation link, and a photo of a board is read and
+// played from. Screenshots go to artifacts/.
 //
 // Needs: `boyi` built (BOYI_BIN, default ../../target/debug/boyi) and Chromium
 // (CHROMIUM, default /usr/bin/chromium). Run through run.sh on a clean machine.
 import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -109,6 +110,14 @@ async function gomokuAgainstTheComputer(page) {
 
 async function xiangqiPickAndPlace(page) {
   await newGame(page, { game: 'xiangqi', opponent: 'computer', player: 'boyi:alphabeta?depth=2', think: 300 });
+  // File numbers on both sides: red's 一..九 at the bottom (一 on red's right), black's 1..9 at the top.
+  const files = await page.evaluate(() => ['red-1', 'red-9', 'black-1', 'black-9'].map((k) => {
+    const t = document.querySelector(`text[data-file="${k}"]`);
+    return [t.textContent, Number(t.getAttribute('x')), Number(t.getAttribute('y'))];
+  }));
+  assert.deepEqual(files.map((f) => f[0]), ['一', '九', '1', '9']);
+  assert.ok(files[0][1] > files[1][1] && files[2][1] < files[3][1], 'red counts from the right, black from its own right');
+  assert.ok(files[0][2] > 500 && files[2][2] < 60, 'red numbers at the bottom, black at the top');
   await page.click('rect.hit[data-p="h2"]');
   await page.waitForSelector('.piece.chosen');
   const targets = await page.locator('circle.target, circle.target-ring').count();
@@ -188,10 +197,11 @@ async function moreBoards(page) {
   await page.selectOption('select[name=opponent]', 'engines');
   await page.selectOption('select[name=player1]', 'boyi:random');
   await page.selectOption('select[name=player2]', 'boyi:random');
-  await page.locator('select[name=player1] + input').fill('10');
-  await page.locator('select[name=player2] + input').fill('10');
+  // 200 ms a move: the page is not redrawing all the time while the screenshot is taken.
+  await page.locator('select[name=player1] + input').fill('200');
+  await page.locator('select[name=player2] + input').fill('200');
   await page.click('#create');
-  await waitMoves(page, 60);
+  await waitMoves(page, 30);
   await shot(page, 'jiu-engines-watching');
   // The analysis board.
   await page.goto(`${BASE}/#/analysis`);
@@ -206,9 +216,48 @@ async function moreBoards(page) {
   await shot(page, 'lobby');
 }
 
+async function photoUpload(page) {
+  // A synthetic photo of a 15×15 board: black h8, i9; white h9.
+  const photo = join(work, 'board.jpg');
+  execFileSync(BOYI, ['vision', 'synth', '--out', photo, '--seed', '3', '--size', '15',
+    '--position', '15/15/15/15/15/15/7ox6/7x7/15/15/15/15/15/15/15']);
+  await page.goto(`${BASE}/#/photo`);
+  await page.selectOption('select[name=photo-game]', 'gomoku');
+  await page.setInputFiles('#photo-file', photo);
+  await page.click('#photo-read');
+  await page.waitForSelector('#photo-position', { timeout: 60000 });
+  assert.equal(await page.locator('svg.board [data-stone]').count(), 3, 'the read stones are drawn');
+  await shot(page, 'photo-read');
+  await page.click('#photo-analyse');
+  await page.waitForSelector('svg.board.interactive');
+  const pos = await page.locator('code.postext').textContent();
+  assert.match(pos, / w$/, 'white to move after two black and one white stone');
+  await shot(page, 'photo-analysis');
+  // A bad photo: the page says what is wrong.
+  const junk = join(work, 'junk.png');
+  execFileSync('sh', ['-c', `head -c 2000 /dev/urandom > ${junk}`]);
+  await page.goto(`${BASE}/#/photo`);
+  await page.setInputFiles('#photo-file', junk);
+  await page.click('#photo-read');
+  await page.waitForFunction(() => /not a JPEG or PNG|cannot/.test(document.querySelector('p.error')?.textContent || ''));
+  // The good photo again, and a game from it against a person on this screen.
+  await page.setInputFiles('#photo-file', photo);
+  await page.click('#photo-read');
+  await page.waitForSelector('#photo-play');
+  await page.click('#photo-play');
+  await page.waitForSelector('.from-photo');
+  await page.selectOption('select[name=opponent]', 'local');
+  await page.click('#create');
+  await page.waitForFunction(() => location.hash.startsWith('#/t/'));
+  await page.waitForSelector('svg.board.interactive');
+  await page.click('rect.hit[data-p="a1"]');
+  await waitMoves(page, 1);
+  await shot(page, 'photo-game');
+}
+
 const server = await startServer();
 const browsers = [];
-const total = 5;
+const total = 6;
 let passed = 0;
 try {
   const one = await launchPerson('one');
@@ -229,6 +278,9 @@ try {
   passed++;
   await moreBoards(one.page);
   console.log('ok: connect6, engines, analysis, lobby');
+  passed++;
+  await photoUpload(one.page);
+  console.log('ok: photo upload, analysis and a game from it');
   passed++;
 } catch (e) {
   console.error(e);

@@ -27,6 +27,10 @@ function fill(el, ...kids) { el.replaceChildren(...kids.flat().filter((k) => k !
 
 const view = () => document.getElementById('view');
 let meta = null;
+// Protocol version 2: after a move the server sends an `update` (no move list).
+const PROTOCOL = 2;
+// A position read from a photo, waiting to be opened on the analysis board or played from.
+let preset = null;
 
 // ---- seats this browser holds, per table ----
 function seatsOf(table) {
@@ -59,7 +63,7 @@ const conn = {
     };
   },
   send(msg) {
-    const text = JSON.stringify({ v: 1, ...msg });
+    const text = JSON.stringify({ v: PROTOCOL, ...msg });
     if (this.ws && this.ws.readyState === 1) this.ws.send(text); else this.queue.push(text);
   },
   listen(f) { this.handlers.add(f); return () => this.handlers.delete(f); },
@@ -83,6 +87,7 @@ function route() {
   if (parts[0] === 't' && parts[1]) return tableView(parts[1], parts[2]);
   if (parts[0] === 'r' && parts[1]) return replayView(parts[1]);
   if (parts[0] === 'analysis') return analysisView();
+  if (parts[0] === 'photo') return photoView();
   return lobbyView();
 }
 
@@ -176,6 +181,10 @@ function newGameView() {
   game.addEventListener('change', () => { fillGame(); sync(); });
   opp.addEventListener('change', sync);
   timeMode.addEventListener('change', sync);
+  const from = preset && preset.for === 'new' ? preset : null;
+  preset = null;
+  const fromRow = from ? h('p', { class: 'muted from-photo' }, 'Starting position read from the photo: ', h('code', { class: 'postext' }, from.position)) : null;
+  if (from) { f.game.value = from.game; }
   const submit = (ev) => {
     ev.preventDefault();
     err.textContent = '';
@@ -196,7 +205,8 @@ function newGameView() {
       seats[mySide === 'black' ? 'white' : 'black'] = o === 'computer' ? computer('player1') : { kind: 'human', hold: false };
     }
     const req = { type: 'create', game: g.name, variant: f.variant.value, black: seats.black, white: seats.white, undo: f.undo.checked, local: o === 'local' };
-    if (f.size) req.size = parseInt(f.size.value, 10);
+    if (from && from.game === g.name) req.position = from.position;
+    else if (f.size) req.size = parseInt(f.size.value, 10);
     if (f.time.value === 'clock') req.clock = { base_ms: Math.round(parseFloat(f.base.value) * 60000), inc_ms: Math.round(parseFloat(f.inc.value) * 1000) };
     const off = conn.listen((m) => {
       if (m.type === 'created') {
@@ -213,7 +223,7 @@ function newGameView() {
   };
   const form = h('form', { class: 'new-game', onsubmit: submit },
     h('h2', {}, 'New game'),
-    h('label', {}, 'Game: ', game), h('label', {}, 'Rules: ', variant), h('label', {}, 'Board: ', size),
+    fromRow, h('label', {}, 'Game: ', game), h('label', {}, 'Rules: ', variant), h('label', {}, 'Board: ', size),
     h('label', {}, 'Opponent: ', opp), colourRow, compRow, comp2Row,
     h('label', {}, 'Time: ', timeMode, clockRow),
     h('label', {}, f.undo, ' allow taking moves back'),
@@ -335,12 +345,16 @@ function tableView(id, inviteToken) {
       seats = seatsOf(id);
       const tok = seats.pending;
       if (tok) { seats.held[m.side] = tok; delete seats.pending; saveSeats(id, seats); }
+    } else if (m.type === 'update') {
+      // A version 2 change: the new move (if any) and the rest of the state.
+      if (!state) return;
+      const moves = state.moves.slice();
+      if (m.plies === moves.length + 1 && m.move) moves.push(m.move);
+      else if (m.plies !== moves.length) { conn.send({ type: 'watch', table: id }); return; }
+      const { type, move, plies, ...rest } = m;
+      onState({ ...state, ...rest, type: 'state', moves });
     } else if (m.type === 'state') {
-      const changed = !state || state.position !== m.position || state.moves.length !== m.moves.length;
-      state = m; receivedAt = performance.now();
-      if (changed) { thinking = null; errorText = ''; }
-      if (changed || !picker) picker = new Picker({ game: m.game, position: m.position, hints: m.hints || {}, toMove: m.to_move }, (text) => act('move', { move: text }), render);
-      render();
+      onState(m);
     } else if (m.type === 'thinking') { thinking = m; renderPanel(); }
     else if (m.type === 'error') {
       errorText = m.message;
@@ -348,6 +362,15 @@ function tableView(id, inviteToken) {
       if (picker) picker.reset(); else renderPanel();
     }
   });
+  function onState(m) {
+    {
+      const changed = !state || state.position !== m.position || state.moves.length !== m.moves.length;
+      state = m; receivedAt = performance.now();
+      if (changed) { thinking = null; errorText = ''; }
+      if (changed || !picker) picker = new Picker({ game: m.game, position: m.position, hints: m.hints || {}, toMove: m.to_move }, (text) => act('move', { move: text }), render);
+      render();
+    }
+  }
   const tick = setInterval(() => {
     if (!state || !state.clocks || !state.clocks.running) return;
     const el = side.querySelector(`[data-clock="${state.clocks.running}"]`);
@@ -399,6 +422,11 @@ function analysisView() {
     player.replaceChildren(...opts.map((p) => h('option', { value: p, selected: p === 'boyi:alphabeta?depth=3' }, p)));
   };
   gameSel.addEventListener('change', fillGame);
+  if (preset && preset.for === 'analysis') {
+    gameSel.value = preset.game;
+    posInput.value = preset.position;
+    preset = null;
+  }
   fillGame();
   const inspect = (line) => {
     a.seq += 1;
@@ -455,6 +483,52 @@ function analysisView() {
   });
   onLeave(() => { off(); conn.send({ type: 'stop_analysis' }); });
   setup();
+}
+
+// ---- a photo of a real board ----
+function photoView() {
+  const games = meta.games.filter((g) => g.name !== 'xiangqi');
+  const gameSel = h('select', { name: 'photo-game' }, ...games.map((g) => h('option', { value: g.name }, g.name)));
+  const sizeSel = h('select', { name: 'photo-size' }, h('option', { value: '' }, 'find in the photo'), ...[9, 13, 15, 19].map((n) => h('option', { value: n }, `${n}×${n}`)));
+  const file = h('input', { type: 'file', accept: 'image/jpeg,image/png', name: 'photo', id: 'photo-file' });
+  const out = h('div', { class: 'photo-result' });
+  const box = h('div', { class: 'board-box' });
+  const err = h('p', { class: 'error', role: 'alert' });
+  const read = async (ev) => {
+    ev.preventDefault();
+    err.textContent = '';
+    out.replaceChildren();
+    box.replaceChildren();
+    const f = file.files[0];
+    if (!f) { err.textContent = 'Choose a photo first.'; return; }
+    if (f.size > 8 * 1024 * 1024) { err.textContent = 'The photo is larger than 8 MiB.'; return; }
+    const q = new URLSearchParams({ game: gameSel.value });
+    if (sizeSel.value) q.set('size', sizeSel.value);
+    out.replaceChildren(h('p', { class: 'muted' }, 'Reading the photo…'));
+    let res, body;
+    try {
+      res = await fetch(`/api/photo?${q}`, { method: 'POST', body: f, headers: { 'Content-Type': f.type || 'application/octet-stream' } });
+      body = await res.json();
+    } catch (e) { out.replaceChildren(); err.textContent = `Upload failed: ${e}`; return; }
+    out.replaceChildren();
+    if (!res.ok) { err.textContent = body.error || `error ${res.status}`; return; }
+    drawBoard(box, { game: body.game, position: body.position, last: null }, null);
+    const doubt = body.doubtful.length ? h('p', { class: 'muted' }, 'Least certain: ', body.doubtful.map((d) => `${d.point} (${d.confidence})`).join(', ')) : null;
+    const open = (target) => { preset = { for: target, game: body.game, position: body.position }; location.hash = target === 'analysis' ? '#/analysis' : '#/new'; };
+    fill(out,
+      h('p', { class: 'read-ok' }, `Read a ${body.size}×${body.size} ${body.game} board: ${body.stones.black} black, ${body.stones.white} white.`),
+      h('p', {}, 'Position: ', h('code', { class: 'postext', id: 'photo-position' }, body.position)), doubt,
+      h('div', { class: 'buttons' },
+        h('button', { class: 'primary', id: 'photo-analyse', onclick: () => open('analysis') }, 'Open on the analysis board'),
+        h('button', { id: 'photo-play', onclick: () => open('new') }, 'Start a game from it')));
+  };
+  view().replaceChildren(h('section', { class: 'table' }, box, h('aside', { class: 'panel' },
+    h('h2', {}, 'Read a photo of a board'),
+    h('p', { class: 'muted' }, 'A photo of a real Gomoku, Connect6 or Jiu board (JPEG or PNG, at most 8 MiB), taken from above or at a slant.'),
+    h('form', { onsubmit: read, class: 'photo-form' },
+      h('label', {}, 'Game: ', gameSel), h('label', {}, 'Lines: ', sizeSel), h('label', {}, file),
+      h('button', { type: 'submit', class: 'primary', id: 'photo-read' }, 'Read the position')),
+    err, out)));
 }
 
 // ---- start ----

@@ -194,10 +194,15 @@ function drawGrid(view) {
   return svg;
 }
 
-// Draws a xiangqi board; `view.flip` puts black at the bottom.
+// Red numbers its files 一..九 from its own right, black 1..9 from its own right: seen from
+// red's side, file a is red's 九 and black's 1.
+const XQ_RED_FILES = '九八七六五四三二一';
+
+// Draws a xiangqi board; `view.flip` puts black at the bottom. File numbers stand on both
+// sides (each side's own numbers on its side), ICCS letters and ranks at the edges.
 function drawXiangqi(view) {
   const f = parseFen(view.position);
-  const cell = 56, m = 44;
+  const cell = 56, m = 60;
   const w = m * 2 + cell * 8, hgt = m * 2 + cell * 9;
   const svg = svgEl('svg', { viewBox: `0 0 ${w} ${hgt}`, width: w, height: hgt, class: 'board xiangqi-board', 'data-game': 'xiangqi' });
   const X = (c) => m + (view.flip ? 8 - c : c) * cell;
@@ -220,7 +225,14 @@ function drawXiangqi(view) {
   svg.appendChild(svgEl('text', { x: (X(1) + X(3)) / 2 + (view.flip ? 0 : 0), y: riverY, class: 'river' }, view.flip ? '漢 界' : '楚 河'));
   svg.appendChild(svgEl('text', { x: (X(5) + X(7)) / 2, y: riverY, class: 'river' }, view.flip ? '楚 河' : '漢 界'));
   for (let c = 0; c < 9; c++) {
-    svg.appendChild(svgEl('text', { x: X(c), y: hgt - 10, class: 'coord' }, String.fromCharCode(97 + c)));
+    svg.appendChild(svgEl('text', { x: X(c), y: hgt - 5, class: 'coord' }, String.fromCharCode(97 + c)));
+    const red = svgEl('text', { x: X(c), class: 'file-num red-file', 'data-file': `red-${9 - c}` }, XQ_RED_FILES[c]);
+    const black = svgEl('text', { x: X(c), class: 'file-num black-file', 'data-file': `black-${c + 1}` }, String(c + 1));
+    const [top, bottom] = view.flip ? [red, black] : [black, red];
+    top.setAttribute('y', m - 30);
+    bottom.setAttribute('y', m + 9 * cell + 44);
+    svg.appendChild(top);
+    svg.appendChild(bottom);
   }
   for (let r = 0; r < 10; r++) svg.appendChild(svgEl('text', { x: 14, y: Y(r) + 4, class: 'coord' }, String(r)));
   const last = moveMarks('xiangqi', view.last);

@@ -1,8 +1,10 @@
 //! Load test of `boyi serve` (not a unit test): many concurrent games of random moves from
-//! this one client process, two WebSocket connections per game (one per seat). Reports
-//! moves per second and the p50/p99 move latency (from sending a move to receiving the state
-//! that contains it), then checks every game in the server's SQLite file: present, finished,
-//! with exactly the moves played, each legal when replayed, and the stored result the rules'.
+//! this one client process, two WebSocket connections per game (one per seat), speaking
+//! protocol version 2 (an `update` after each move, not the whole state). Reports moves per
+//! second, the p50/p99 move latency (from sending a move to receiving the update that
+//! contains it) and the size of the updates, then checks every game in the server's SQLite
+//! file: present, finished, with exactly the moves played, each legal when replayed, and the
+//! stored result the rules'; and the same game as the game database's record.
 //!
 //! `cargo run --release -p boyi-server --example load_test -- <addr> <db> [games] [gomoku,xiangqi]`
 //! (scripts/load-test.sh starts the server and runs it).
@@ -18,7 +20,9 @@ use tokio_tungstenite::tungstenite::Message;
 
 struct SeatResult {
     latencies: Vec<Duration>,
-    plies: usize,
+    /// Sizes of the updates received: (bytes, moves in the game then).
+    updates: Vec<(usize, usize)>,
+    moves: Vec<String>,
 }
 
 /// Plays one seat: whenever it is this side's turn, a random legal move from the hints.
@@ -29,9 +33,11 @@ async fn seat(
     side: &'static str,
 ) -> anyhow::Result<SeatResult> {
     let (mut ws, _) = connect_async(format!("ws://{addr}/ws")).await?;
-    let join = json!({"v": 1, "type": "join", "table": table, "token": token});
+    let join = json!({"v": 2, "type": "join", "table": table, "token": token});
     ws.send(Message::text(join.to_string())).await?;
     let mut latencies = Vec::new();
+    let mut updates = Vec::new();
+    let mut moves: Vec<String> = Vec::new();
     let mut sent: Option<(usize, Instant)> = None;
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(120), ws.next())
@@ -42,10 +48,26 @@ async fn seat(
         if v["type"] == "error" {
             anyhow::bail!("server error: {}", v["message"]);
         }
-        if v["type"] != "state" {
-            continue;
+        match v["type"].as_str() {
+            Some("state") => {
+                moves = v["moves"].as_array().map_or(Vec::new(), |a| {
+                    a.iter()
+                        .map(|m| m["text"].as_str().unwrap_or_default().to_string())
+                        .collect()
+                })
+            }
+            Some("update") => {
+                let plies = v["plies"].as_u64().unwrap_or(0) as usize;
+                if plies == moves.len() + 1 {
+                    moves.push(v["move"]["text"].as_str().unwrap_or_default().to_string());
+                } else if plies != moves.len() {
+                    anyhow::bail!("update to {plies} moves after {} moves", moves.len());
+                }
+                updates.push((text.len(), plies));
+            }
+            _ => continue,
         }
-        let plies = v["moves"].as_array().map_or(0, |m| m.len());
+        let plies = moves.len();
         if let Some((n, at)) = sent
             && plies > n
         {
@@ -53,7 +75,11 @@ async fn seat(
             sent = None;
         }
         if v["status"] == "finished" {
-            return Ok(SeatResult { latencies, plies });
+            return Ok(SeatResult {
+                latencies,
+                updates,
+                moves,
+            });
         }
         if v["to_move"] != side || sent.is_some() {
             continue;
@@ -67,7 +93,7 @@ async fn seat(
         let Some(mv) = choices.choose(&mut rand::rng()) else {
             anyhow::bail!("no legal move offered")
         };
-        let m = json!({"v": 1, "type": "move", "table": table, "token": token, "move": mv});
+        let m = json!({"v": 2, "type": "move", "table": table, "token": token, "move": mv});
         sent = Some((plies, Instant::now()));
         ws.send(Message::text(m.to_string())).await?;
     }
@@ -75,7 +101,7 @@ async fn seat(
 
 async fn create(addr: &str, game: &str) -> anyhow::Result<(String, String, String)> {
     let (mut ws, _) = connect_async(format!("ws://{addr}/ws")).await?;
-    let req = json!({"v": 1, "type": "create", "game": game,
+    let req = json!({"v": 2, "type": "create", "game": game,
                      "black": {"kind": "human"}, "white": {"kind": "human"}});
     ws.send(Message::text(req.to_string())).await?;
     while let Some(msg) = ws.next().await {
@@ -111,6 +137,67 @@ fn check_stored<G: Game>(
         None => "draw".to_string(),
     });
     Ok((row.moves.len(), winner))
+}
+
+/// Update sizes by game length: they must not grow with the number of moves.
+fn update_sizes(updates: &[(usize, usize)]) {
+    let band = |lo: usize, hi: usize| {
+        let v: Vec<usize> = updates
+            .iter()
+            .filter(|u| (lo..hi).contains(&u.1))
+            .map(|u| u.0)
+            .collect();
+        let mean = v.iter().sum::<usize>() as f64 / v.len().max(1) as f64;
+        format!(
+            "moves {lo}-{hi}: {} updates, mean {mean:.0} B, max {} B",
+            v.len(),
+            v.iter().max().unwrap_or(&0)
+        )
+    };
+    println!(
+        "update sizes: {}; {}; {}",
+        band(1, 20),
+        band(20, 100),
+        band(100, 100_000)
+    );
+}
+
+/// One game as stored, against the moves its client saw.
+fn check_game(
+    store: &boyi_server::store::Store,
+    records: &boyi_store::Store,
+    table: &str,
+    game: &str,
+    played: Option<&[String]>,
+) -> Result<(), String> {
+    let played = played.ok_or("its seat failed")?;
+    let row = store
+        .load(table)
+        .map_err(|e| e.to_string())?
+        .ok_or("missing")?;
+    let kind: GameKind = game.parse().map_err(|e| format!("{e}"))?;
+    let (n, outcome) =
+        with_game!(kind, G => check_stored::<G>(&row)).map_err(|e| e.to_string())??;
+    let stored: Vec<&str> = row.moves.iter().map(|m| m.text.as_str()).collect();
+    if n != played.len() || stored != played {
+        return Err(format!("{n} moves stored, {} played", played.len()));
+    }
+    if outcome.is_none() || outcome != row.winner {
+        return Err(format!(
+            "stored result {:?}, rules say {outcome:?}",
+            row.winner
+        ));
+    }
+    let id = store
+        .game_id(table)
+        .map_err(|e| e.to_string())?
+        .ok_or("not in the game database")?;
+    let rec = records.load(id).map_err(|e| e.to_string())?;
+    let texts: Vec<&str> = rec.moves.iter().map(|m| m.text.as_str()).collect();
+    if texts != stored || rec.result.map(|r| r.word().to_string()) != row.winner {
+        return Err("the game database's record differs".into());
+    }
+    Ok(())
 }
 
 #[tokio::main]
@@ -149,21 +236,23 @@ async fn main() -> anyhow::Result<()> {
         )));
     }
     let mut latencies = Vec::new();
-    let mut client_plies = Vec::new();
+    let mut updates: Vec<(usize, usize)> = Vec::new();
+    let mut client_moves: Vec<Option<Vec<String>>> = Vec::new();
     let mut failures = 0;
     for (i, task) in tasks.into_iter().enumerate() {
         match task.await? {
             Ok(r) => {
                 latencies.extend(r.latencies);
+                updates.extend(r.updates);
                 if i % 2 == 0 {
-                    client_plies.push(r.plies);
+                    client_moves.push(Some(r.moves));
                 }
             }
             Err(e) => {
                 failures += 1;
                 eprintln!("seat {i}: {e}");
                 if i % 2 == 0 {
-                    client_plies.push(usize::MAX);
+                    client_moves.push(None);
                 }
             }
         }
@@ -173,32 +262,20 @@ async fn main() -> anyhow::Result<()> {
     let pct = |p: f64| latencies[((latencies.len() as f64 - 1.0) * p) as usize];
     let total: usize = latencies.len();
     println!(
-        "games {games} moves {total} time {secs:.1}s moves/s {:.0} latency p50 {:.2}ms p99 {:.2}ms max {:.2}ms seat failures {failures}",
+        "games {games} ({}) moves {total} time {secs:.1}s moves/s {:.0} latency p50 {:.2}ms p99 {:.2}ms max {:.2}ms seat failures {failures}",
+        kinds.join(","),
         total as f64 / secs,
         pct(0.5).as_secs_f64() * 1000.0,
         pct(0.99).as_secs_f64() * 1000.0,
         latencies.last().copied().unwrap_or_default().as_secs_f64() * 1000.0,
     );
-    // Every game, from the database.
+    update_sizes(&updates);
+    // Every game, from the database: the server's view and the game database's record.
     let store = boyi_server::store::Store::open(std::path::Path::new(&db))?;
+    let records = boyi_store::Store::open(&db)?;
     let mut bad = 0;
-    for ((t, _, _, game), plies) in tables.iter().zip(&client_plies) {
-        let verdict = match store.load(t) {
-            Ok(Some(row)) => {
-                let kind: GameKind = game.parse()?;
-                match with_game!(kind, G => check_stored::<G>(&row))? {
-                    Ok((n, _)) if n != *plies => Err(format!("{n} moves stored, {plies} played")),
-                    Ok((_, outcome)) if outcome != row.winner => Err(format!(
-                        "stored result {:?}, rules say {outcome:?}",
-                        row.winner
-                    )),
-                    Ok(_) => Ok(()),
-                    Err(e) => Err(e),
-                }
-            }
-            Ok(None) => Err("missing".into()),
-            Err(e) => Err(e.to_string()),
-        };
+    for ((t, _, _, game), played) in tables.iter().zip(&client_moves) {
+        let verdict = check_game(&store, &records, t, game, played.as_deref());
         if let Err(e) = verdict {
             bad += 1;
             eprintln!("game {t}: {e}");

@@ -58,7 +58,7 @@ fn inspect_game<G: ServerGame>(req: &PositionRequest) -> Result<Value, String> {
         .collect();
     let cur = history.current();
     Ok(json!({
-        "v": 1,
+        "v": crate::protocol::VERSION,
         "type": "inspection",
         "id": req.id,
         "game": G::NAME,
@@ -96,15 +96,15 @@ fn analyze_game<G: ServerGame>(req: &AnalyzeRequest, out: Outbox) -> Result<Runn
     let thread = PlayerThread::spawn(player, move |ev: SearchEvent<G>| {
         let msg = match ev {
             SearchEvent::Info(i) => json!({
-                "v": 1, "type": "analysis", "id": id, "depth": i.depth,
+                "v": crate::protocol::VERSION, "type": "analysis", "id": id, "depth": i.depth,
                 "score": i.score.map(score_text), "pv": i.pv, "nodes": i.nodes,
                 "time_ms": i.time.map(|t| t.as_millis() as u64),
             }),
             SearchEvent::Done(Ok(mv)) => json!({
-                "v": 1, "type": "analysis_done", "id": id, "bestmove": pos.format_move(&mv),
+                "v": crate::protocol::VERSION, "type": "analysis_done", "id": id, "bestmove": pos.format_move(&mv),
             }),
             SearchEvent::Done(Err(e)) => json!({
-                "v": 1, "type": "analysis_done", "id": id, "error": e.to_string(),
+                "v": crate::protocol::VERSION, "type": "analysis_done", "id": id, "error": e.to_string(),
             }),
         };
         let text: Arc<str> = msg.to_string().into();

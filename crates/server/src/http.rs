@@ -8,7 +8,7 @@ use axum::Router;
 use axum::extract::{ConnectInfo, Path, State, WebSocketUpgrade};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use boyi_core::Game;
 use boyi_engines::registry::PLAYERS;
 use boyi_games::{GameKind, with_game};
@@ -50,7 +50,15 @@ pub fn router(state: Arc<AppState>) -> Router {
         )
         .route("/ws", get(upgrade))
         .route("/api/lobby", get(lobby))
-        .route("/api/meta", get(|| async { json_response(meta()) }))
+        .route(
+            "/api/meta",
+            get(|State(app): State<Arc<AppState>>| async move { json_response(meta(&app.hub.engines)) }),
+        )
+        .route(
+            "/api/photo",
+            post(crate::photo::upload)
+                .layer(axum::extract::DefaultBodyLimit::max(crate::photo::MAX_BYTES)),
+        )
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/record", get(record))
         .with_state(state)
@@ -72,7 +80,7 @@ fn asset(body: &'static str, kind: &'static str) -> Response {
     r
 }
 
-fn json_response(v: Value) -> Response {
+pub(crate) fn json_response(v: Value) -> Response {
     let mut r = v.to_string().into_response();
     r.headers_mut().insert(
         header::CONTENT_TYPE,
@@ -105,11 +113,12 @@ async fn lobby(State(app): State<Arc<AppState>>) -> Response {
     json_response(app.hub.lobby())
 }
 
-fn meta_of<G: ServerGame>() -> Value {
+fn meta_of<G: ServerGame>(engines: &crate::external::Engines) -> Value {
     let players: Vec<Value> = PLAYERS
         .iter()
         .chain(G::players())
         .map(|(n, h)| json!({"name": format!("boyi:{n}"), "help": h}))
+        .chain(engines.listed::<G>())
         .collect();
     json!({
         "name": G::NAME,
@@ -122,11 +131,12 @@ fn meta_of<G: ServerGame>() -> Value {
     })
 }
 
-/// The games, their variants and sizes, and the built-in players of each.
-pub fn meta() -> Value {
+/// The games, their variants and sizes, the built-in players of each and the configured
+/// external engines that can play it.
+pub fn meta(engines: &crate::external::Engines) -> Value {
     let games: Vec<Value> = GameKind::ALL
         .into_iter()
-        .filter_map(|k| with_game!(k, G => meta_of::<G>()).ok())
+        .filter_map(|k| with_game!(k, G => meta_of::<G>(engines)).ok())
         .collect();
     json!({"v": crate::protocol::VERSION, "games": games})
 }
@@ -185,7 +195,7 @@ async fn game(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Respo
         Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, &e),
     };
     json_response(json!({
-        "v": 1,
+        "v": crate::protocol::VERSION,
         "table": row.id,
         "game": row.game,
         "variant": row.variant,

@@ -2,6 +2,7 @@
 //! (bringing a stored game back if it is not running), resuming unfinished games at start-up,
 //! and the lobby list.
 
+use crate::external::{self, Engines};
 use crate::games::ServerGame;
 use crate::seat::{
     ClockSpec, MAX_THINK_MS, Seat, SeatKind, SeatRequest, TableOptions, check_name, new_table_id,
@@ -15,7 +16,7 @@ use boyi_games::{GameKind, with_game};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Longest position text accepted.
 pub const MAX_POSITION: usize = 2000;
@@ -51,13 +52,15 @@ pub struct Created {
 pub struct Hub {
     tables: Mutex<HashMap<String, TableHandle>>,
     pub store: Store,
+    pub engines: Arc<Engines>,
 }
 
 impl Hub {
-    pub fn new(store: Store) -> Hub {
+    pub fn new(store: Store, engines: Arc<Engines>) -> Hub {
         Hub {
             tables: Mutex::new(HashMap::new()),
             store,
+            engines,
         }
     }
 
@@ -83,7 +86,7 @@ impl Hub {
 
     fn spawn_stored(&self, row: &crate::store::GameRow) -> Result<TableHandle, String> {
         let kind: GameKind = row.game.parse().map_err(|e| format!("{e}"))?;
-        with_game!(kind, G => Table::<G>::resume(row, self.store.clone()))
+        with_game!(kind, G => Table::<G>::resume(row, self.store.clone(), self.engines.clone()))
             .map_err(|e| e.to_string())?
     }
 
@@ -121,7 +124,7 @@ impl Hub {
         &self,
         req: &CreateRequest,
     ) -> Result<(String, Value, TableHandle), String> {
-        let new = check_request::<G>(req)?;
+        let new = check_request::<G>(req, &self.engines)?;
         let mut tokens = serde_json::Map::new();
         for side in Side::BOTH {
             if let Some(t) = new.seats[side.index()].token() {
@@ -129,7 +132,7 @@ impl Hub {
             }
         }
         let id = new.id.clone();
-        let handle = Table::create(new, self.store.clone()).await?;
+        let handle = Table::create(new, self.store.clone(), self.engines.clone()).await?;
         Ok((id, Value::Object(tokens), handle))
     }
 
@@ -149,12 +152,15 @@ impl Hub {
         live.sort_by_key(|s| (!open(s), std::cmp::Reverse(s["moves"].as_u64())));
         live.truncate(200);
         let finished = self.store.finished(30).unwrap_or_default();
-        json!({ "v": 1, "live": live, "finished": finished })
+        json!({ "v": crate::protocol::VERSION, "live": live, "finished": finished })
     }
 }
 
 /// Checks every option of a request and builds the table's setup.
-fn check_request<G: ServerGame>(req: &CreateRequest) -> Result<NewTable<G>, String> {
+fn check_request<G: ServerGame>(
+    req: &CreateRequest,
+    engines: &Engines,
+) -> Result<NewTable<G>, String> {
     let variant: G::Variant = match &req.variant {
         Some(v) => v.parse().map_err(|e| format!("variant: {e}"))?,
         None => G::Variant::default(),
@@ -176,8 +182,8 @@ fn check_request<G: ServerGame>(req: &CreateRequest) -> Result<NewTable<G>, Stri
         c.check()?;
     }
     let seats = [
-        check_seat::<G>(&req.black, Side::Black)?,
-        check_seat::<G>(&req.white, Side::White)?,
+        check_seat::<G>(&req.black, Side::Black, engines)?,
+        check_seat::<G>(&req.white, Side::White, engines)?,
     ];
     Ok(NewTable {
         id: new_table_id(),
@@ -191,7 +197,11 @@ fn check_request<G: ServerGame>(req: &CreateRequest) -> Result<NewTable<G>, Stri
     })
 }
 
-fn check_seat<G: ServerGame>(req: &SeatRequest, side: Side) -> Result<Seat, String> {
+fn check_seat<G: ServerGame>(
+    req: &SeatRequest,
+    side: Side,
+    engines: &Engines,
+) -> Result<Seat, String> {
     let label = G::side_name(side);
     let what = |e: String| format!("{label} seat: {e}");
     match req.kind.as_str() {
@@ -210,11 +220,17 @@ fn check_seat<G: ServerGame>(req: &SeatRequest, side: Side) -> Result<Seat, Stri
             })
         }
         "computer" => {
-            let spec =
-                normalise_spec(req.player.as_deref().unwrap_or("boyi:random")).map_err(what)?;
-            let body = spec.trim_start_matches("boyi:");
-            boyi_engines::build::<G>(body, BuildContext::default())
-                .map_err(|e| what(e.to_string()))?;
+            let spec = req.player.as_deref().unwrap_or("boyi:random");
+            let spec = if spec.starts_with(external::PREFIX) {
+                engines.get::<G>(spec).map_err(what)?;
+                spec.to_string()
+            } else {
+                let spec = normalise_spec(spec).map_err(what)?;
+                let body = spec.trim_start_matches("boyi:");
+                boyi_engines::build::<G>(body, BuildContext::default())
+                    .map_err(|e| what(e.to_string()))?;
+                spec
+            };
             let think_ms = req.think_ms.unwrap_or(1000);
             if !(10..=MAX_THINK_MS).contains(&think_ms) {
                 return Err(what(format!(

@@ -10,10 +10,12 @@
 //! - [`limits`]: connection and message bounds per client.
 
 pub mod analysis;
+pub mod external;
 pub mod games;
 pub mod http;
 pub mod hub;
 pub mod limits;
+pub mod photo;
 pub mod protocol;
 pub mod seat;
 pub mod store;
@@ -30,6 +32,8 @@ pub struct Config {
     pub addr: SocketAddr,
     pub db: PathBuf,
     pub limits: limits::Limits,
+    /// External engines tables may seat (`engine:NAME`).
+    pub engines: external::Engines,
 }
 
 impl Default for Config {
@@ -38,6 +42,7 @@ impl Default for Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             db: PathBuf::from("boyi.sqlite"),
             limits: limits::Limits::default(),
+            engines: external::Engines::default(),
         }
     }
 }
@@ -47,6 +52,8 @@ pub struct AppState {
     pub hub: hub::Hub,
     pub limits: limits::Limits,
     pub connections: limits::Connections,
+    /// Photo reads running now (bounded: each is seconds of CPU).
+    pub photo_reads: tokio::sync::Semaphore,
 }
 
 /// A server that is listening.
@@ -68,12 +75,13 @@ impl Running {
 /// Opens the database, resumes unfinished games and starts listening (inside a tokio runtime).
 pub async fn start(config: Config) -> anyhow::Result<Running> {
     let store = store::Store::open(&config.db)?;
-    let hub = hub::Hub::new(store);
+    let hub = hub::Hub::new(store, Arc::new(config.engines.clone()));
     let resumed = hub.resume_all().map_err(anyhow::Error::msg)?;
     let state = Arc::new(AppState {
         hub,
         limits: config.limits,
         connections: limits::Connections::new(config.limits),
+        photo_reads: tokio::sync::Semaphore::new(photo::CONCURRENT_READS),
     });
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;

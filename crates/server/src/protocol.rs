@@ -1,13 +1,16 @@
-//! The WebSocket messages clients send (docs/protocol.md): JSON objects with `"v": 1` and a
-//! `"type"`. Parsing is strict: an unknown type or field, a wrong version or a missing field
+//! The WebSocket messages clients send (docs/protocol.md): JSON objects with `"v"` (1 or 2)
+//! and a `"type"`. Parsing is strict: an unknown type or field, a wrong version or a missing field
 //! is an error that names it.
 
 use crate::hub::CreateRequest;
 use serde::Deserialize;
 use serde_json::Value;
 
-/// The protocol version this server speaks.
-pub const VERSION: u64 = 1;
+/// The protocol version this server speaks. Version 2 adds `update` messages after a move
+/// (a version 1 client still gets the full state); client messages are the same in both.
+pub const VERSION: u64 = 2;
+/// The oldest client version still accepted.
+pub const OLDEST: u64 = 1;
 
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -119,24 +122,33 @@ impl AnalyzeRequest {
 
 /// Parses one client message, checking the version first.
 pub fn parse(text: &str) -> Result<ClientMsg, String> {
+    parse_versioned(text).map(|(_, m)| m)
+}
+
+/// Parses one client message; also gives the version it was sent in.
+pub fn parse_versioned(text: &str) -> Result<(u64, ClientMsg), String> {
     let mut value: Value =
         serde_json::from_str(text).map_err(|e| format!("malformed message: {e}"))?;
     let Some(obj) = value.as_object_mut() else {
         return Err("malformed message: expected a JSON object".into());
     };
-    match obj.remove("v") {
-        Some(Value::Number(n)) if n.as_u64() == Some(VERSION) => {}
+    let version = match obj.remove("v") {
+        Some(Value::Number(n)) if n.as_u64().is_some_and(|v| (OLDEST..=VERSION).contains(&v)) => {
+            n.as_u64().unwrap_or(VERSION)
+        }
         Some(v) => {
             return Err(format!(
-                "unsupported protocol version {v} (this server speaks {VERSION})"
+                "unsupported protocol version {v} (this server speaks {OLDEST} to {VERSION})"
             ));
         }
         None => return Err(format!("message has no \"v\" (protocol version {VERSION})")),
-    }
+    };
     if !obj.contains_key("type") {
         return Err("message has no \"type\"".into());
     }
-    serde_json::from_value(value).map_err(|e| format!("bad message: {e}"))
+    serde_json::from_value(value)
+        .map(|m| (version, m))
+        .map_err(|e| format!("bad message: {e}"))
 }
 
 #[cfg(test)]
@@ -157,7 +169,11 @@ mod tests {
         assert!(err("{").starts_with("malformed message"));
         assert!(err("[1]").contains("JSON object"));
         assert!(err(r#"{"type":"ping"}"#).contains("no \"v\""));
-        assert!(err(r#"{"v":2,"type":"ping"}"#).contains("version 2"));
+        assert!(err(r#"{"v":3,"type":"ping"}"#).contains("version 3"));
+        assert!(matches!(
+            parse_versioned(r#"{"v":2,"type":"ping"}"#),
+            Ok((2, ClientMsg::Ping {}))
+        ));
         assert!(err(r#"{"v":1}"#).contains("no \"type\""));
         assert!(err(r#"{"v":1,"type":"fly"}"#).contains("unknown variant `fly`"));
         assert!(err(r#"{"v":1,"type":"move","table":"t","token":"k"}"#).contains("move"));

@@ -190,7 +190,7 @@ pub fn normalise_spec(spec: &str) -> Result<String, String> {
     }
     if spec.contains(':') && !spec.starts_with("boyi:") {
         return Err(format!(
-            "player {spec:?}: only built-in players (boyi:...) can sit at a table"
+            "player {spec:?}: only built-in players (boyi:...) and the engines configured on the server (engine:NAME) can sit at a table"
         ));
     }
     Ok(format!("boyi:{body}"))

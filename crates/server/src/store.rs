@@ -1,47 +1,27 @@
-//! Where the server keeps its games: a SQLite file in WAL mode. Every change of a table (a
-//! move, an undo, a seat taken, the result) is written before it is shown to anyone, so a
-//! restart loses nothing and every unfinished game resumes.
+//! Where the server keeps its games: the shared game database (crate `boyi-store`, SQLite in
+//! WAL mode), so every game played here is an ordinary stored game that `boyi record search`
+//! finds. What only a live table needs (its id, options, seats with their tokens, the clocks
+//! after each move) lives in the store's live tables (`boyi_store::live`). Every change of a
+//! table (a move, an undo, a seat taken, the result) is written before it is shown to anyone,
+//! so a restart loses nothing and every unfinished game resumes.
 //!
 //! Writes go to one writer thread that commits whatever has queued up in one transaction
-//! (many tables moving at once cost one fsync, not one each) and then acknowledges each
+//! (many tables moving at once cost one commit, not one each) and then acknowledges each
 //! write. Reads use their own connection.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use boyi_games::GameKind;
+use boyi_records::GameResult;
+use boyi_store::live::{LiveGame, LiveMove, LiveStart, LiveWrite};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use tokio::sync::oneshot;
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS server_games (
-    id          TEXT PRIMARY KEY,
-    game        TEXT NOT NULL,
-    variant     TEXT NOT NULL,
-    start       TEXT NOT NULL,
-    options     TEXT NOT NULL,
-    seats       TEXT NOT NULL,
-    created_ms  INTEGER NOT NULL,
-    winner      TEXT,
-    reason      TEXT,
-    finished_ms INTEGER
-);
-CREATE TABLE IF NOT EXISTS server_moves (
-    game_id        TEXT NOT NULL REFERENCES server_games(id),
-    ply            INTEGER NOT NULL,
-    text           TEXT NOT NULL,
-    side           TEXT NOT NULL,
-    elapsed_ms     INTEGER NOT NULL,
-    clock_black_ms INTEGER,
-    clock_white_ms INTEGER,
-    PRIMARY KEY (game_id, ply)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS server_games_open ON server_games(finished_ms);
-";
-
 /// A stored game: its setup as the table created it, its moves and its result.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct GameRow {
+    /// The table id (in links).
     pub id: String,
     pub game: String,
     pub variant: String,
@@ -72,6 +52,9 @@ pub struct MoveRow {
     pub elapsed_ms: u64,
     /// Both clocks after it (black, white), if the table has a clock.
     pub clocks: Option<[u64; 2]>,
+    /// Hash of the position after it (for the store's position index; not sent).
+    #[serde(skip)]
+    pub hash: u64,
 }
 
 /// A short line for the list of finished games.
@@ -87,53 +70,40 @@ pub struct FinishedGame {
     pub finished_ms: Option<i64>,
 }
 
-enum Write {
-    Create(Box<GameRow>),
-    Move(String, MoveRow),
-    Truncate(String, u32),
-    Seats(String, serde_json::Value),
-    Finish {
-        id: String,
-        winner: String,
-        reason: String,
-        at_ms: i64,
-    },
-}
-
 type Ack = oneshot::Sender<Result<(), String>>;
 
 /// The game store. Cheap to clone.
 #[derive(Clone)]
 pub struct Store {
-    writes: Sender<(Write, Ack)>,
-    reader: Arc<Mutex<Connection>>,
+    writes: Sender<(LiveWrite, Ack)>,
+    reader: Arc<Mutex<boyi_store::Store>>,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("database: {0}")]
-    Sql(#[from] rusqlite::Error),
+    #[error("{0}")]
+    Store(#[from] boyi_store::StoreError),
     #[error("database write failed: {0}")]
     Write(String),
     #[error("stored game {id} is damaged: {what}")]
     Damaged { id: String, what: String },
 }
 
-fn open_connection(path: &Path) -> Result<Connection, rusqlite::Error> {
-    let conn = Connection::open(path)?;
-    conn.busy_timeout(std::time::Duration::from_secs(5))?;
-    conn.pragma_update(None, "journal_mode", "WAL")?;
-    conn.pragma_update(None, "synchronous", "NORMAL")?;
-    conn.pragma_update(None, "foreign_keys", "ON")?;
-    Ok(conn)
+fn open_store(path: &Path) -> Result<boyi_store::Store, StoreError> {
+    let store = boyi_store::Store::open(path)?;
+    store.ensure_live_schema()?;
+    Ok(store)
+}
+
+fn seat_name(seats: &serde_json::Value, i: usize) -> String {
+    seats[i]["name"].as_str().unwrap_or_default().to_string()
 }
 
 impl Store {
     /// Opens (creating if needed) the database file and starts the writer thread.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let writer = open_connection(path)?;
-        writer.execute_batch(SCHEMA)?;
-        let reader = open_connection(path)?;
+        let writer = open_store(path)?;
+        let reader = open_store(path)?;
         let (tx, rx) = channel();
         std::thread::Builder::new()
             .name("boyi-store".into())
@@ -145,7 +115,7 @@ impl Store {
         })
     }
 
-    async fn write(&self, w: Write) -> Result<(), StoreError> {
+    async fn write(&self, w: LiveWrite) -> Result<(), StoreError> {
         let (ack, done) = oneshot::channel();
         self.writes
             .send((w, ack))
@@ -155,28 +125,81 @@ impl Store {
             .map_err(StoreError::Write)
     }
 
-    pub async fn create(&self, row: GameRow) -> Result<(), StoreError> {
-        self.write(Write::Create(Box::new(row))).await
+    /// Stores a new game (no moves yet); `start_hash` is its start position's hash.
+    pub async fn create(&self, row: GameRow, start_hash: u64) -> Result<(), StoreError> {
+        let game: GameKind = row.game.parse().map_err(|e| StoreError::Damaged {
+            id: row.id.clone(),
+            what: format!("{e}"),
+        })?;
+        self.write(LiveWrite::Begin(Box::new(LiveStart {
+            table: row.id,
+            game,
+            variant: row.variant,
+            start: row.start,
+            start_hash,
+            black: seat_name(&row.seats, 0),
+            white: seat_name(&row.seats, 1),
+            options: row.options.to_string(),
+            seats: row.seats.to_string(),
+            created_ms: row.created_ms,
+        })))
+        .await
     }
 
     pub async fn append_move(&self, id: &str, mv: MoveRow) -> Result<(), StoreError> {
-        self.write(Write::Move(id.into(), mv)).await
+        self.write(LiveWrite::Move {
+            table: id.into(),
+            mv: LiveMove {
+                ply: mv.ply as usize + 1,
+                text: mv.text,
+                side: mv.side,
+                time_ms: mv.elapsed_ms,
+                clocks: mv.clocks,
+                hash_after: mv.hash,
+            },
+        })
+        .await
     }
 
-    /// Keeps the first `plies` moves (undo).
-    pub async fn truncate(&self, id: &str, plies: u32) -> Result<(), StoreError> {
-        self.write(Write::Truncate(id.into(), plies)).await
+    /// Keeps the first `plies` moves (undo); `removed` are the moves taken back.
+    pub async fn truncate(
+        &self,
+        id: &str,
+        plies: u32,
+        removed: &[MoveRow],
+    ) -> Result<(), StoreError> {
+        self.write(LiveWrite::TakeBack {
+            table: id.into(),
+            keep: plies as usize,
+            removed: removed
+                .iter()
+                .map(|m| (m.ply as usize + 1, m.hash))
+                .collect(),
+        })
+        .await
     }
 
     pub async fn set_seats(&self, id: &str, seats: serde_json::Value) -> Result<(), StoreError> {
-        self.write(Write::Seats(id.into(), seats)).await
+        self.write(LiveWrite::Seats {
+            table: id.into(),
+            black: seat_name(&seats, 0),
+            white: seat_name(&seats, 1),
+            seats: seats.to_string(),
+        })
+        .await
     }
 
+    /// Records the result: `winner` is `black`, `white` or `draw`.
     pub async fn finish(&self, id: &str, winner: &str, reason: &str) -> Result<(), StoreError> {
-        self.write(Write::Finish {
-            id: id.into(),
-            winner: winner.into(),
-            reason: reason.into(),
+        let result = GameResult::from_word(winner)
+            .map(|r| GameResult {
+                reason: reason.into(),
+                ..r
+            })
+            .ok_or_else(|| StoreError::Write(format!("unknown result {winner:?}")))?;
+        self.write(LiveWrite::Finish {
+            table: id.into(),
+            result,
             at_ms: now_ms(),
         })
         .await
@@ -184,139 +207,82 @@ impl Store {
 
     fn with_reader<T>(
         &self,
-        f: impl FnOnce(&Connection) -> Result<T, StoreError>,
+        f: impl FnOnce(&boyi_store::Store) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let conn = self.reader.lock().unwrap_or_else(|e| e.into_inner());
-        f(&conn)
+        let store = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+        f(&store)
     }
 
     /// One game with its moves.
     pub fn load(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
-        self.with_reader(|c| load_game(c, id))
+        self.with_reader(|s| s.live_game(id)?.map(row_of).transpose())
     }
 
     /// Every game without a result, oldest first.
     pub fn unfinished(&self) -> Result<Vec<GameRow>, StoreError> {
-        self.with_reader(|c| {
-            let ids: Vec<String> = c
-                .prepare("SELECT id FROM server_games WHERE winner IS NULL ORDER BY created_ms")?
-                .query_map([], |r| r.get(0))?
-                .collect::<Result<_, _>>()?;
-            let mut games = Vec::with_capacity(ids.len());
-            for id in ids {
-                games.extend(load_game(c, &id)?);
-            }
-            Ok(games)
-        })
+        self.with_reader(|s| s.live_unfinished()?.into_iter().map(row_of).collect())
     }
 
-    /// The ids of every stored game.
-    pub fn all_ids(&self) -> Result<Vec<String>, StoreError> {
-        self.with_reader(|c| {
-            Ok(
-                c.prepare("SELECT id FROM server_games ORDER BY created_ms")?
-                    .query_map([], |r| r.get(0))?
-                    .collect::<Result<_, _>>()?,
-            )
-        })
+    /// The id in the game database of the table `id`.
+    pub fn game_id(&self, id: &str) -> Result<Option<boyi_store::GameId>, StoreError> {
+        self.with_reader(|s| Ok(s.live_id(id)?))
     }
 
     /// The most recently finished games, newest first.
     pub fn finished(&self, limit: u32) -> Result<Vec<FinishedGame>, StoreError> {
-        self.with_reader(|c| {
-            let mut stmt = c.prepare(
-                "SELECT g.id, g.game, g.variant, g.seats, g.winner, g.reason, g.finished_ms,
-                        (SELECT COUNT(*) FROM server_moves m WHERE m.game_id = g.id)
-                 FROM server_games g WHERE g.winner IS NOT NULL
-                 ORDER BY g.finished_ms DESC LIMIT ?1",
-            )?;
-            let rows = stmt.query_map([limit], |r| {
-                let seats: String = r.get(3)?;
-                Ok(FinishedGame {
-                    id: r.get(0)?,
-                    game: r.get(1)?,
-                    variant: r.get(2)?,
-                    seats: serde_json::from_str(&seats).unwrap_or_default(),
-                    winner: r.get(4)?,
-                    reason: r.get(5)?,
-                    finished_ms: r.get(6)?,
-                    moves: r.get(7)?,
+        self.with_reader(|s| {
+            Ok(s.live_finished(limit as usize)?
+                .into_iter()
+                .map(|g| FinishedGame {
+                    id: g.table,
+                    game: g.game,
+                    variant: g.variant,
+                    seats: serde_json::from_str(&g.seats).unwrap_or_default(),
+                    winner: g.result,
+                    reason: Some(g.reason),
+                    moves: g.plies as u32,
+                    finished_ms: g.finished_ms,
                 })
-            })?;
-            Ok(rows.collect::<Result<_, _>>()?)
+                .collect())
         })
     }
 }
 
-fn load_game(c: &Connection, id: &str) -> Result<Option<GameRow>, StoreError> {
-    let head = c
-        .query_row(
-            "SELECT id, game, variant, start, options, seats, created_ms, winner, reason, finished_ms
-             FROM server_games WHERE id = ?1",
-            [id],
-            |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, String>(4)?,
-                    r.get::<_, String>(5)?,
-                    r.get::<_, i64>(6)?,
-                    r.get::<_, Option<String>>(7)?,
-                    r.get::<_, Option<String>>(8)?,
-                    r.get::<_, Option<i64>>(9)?,
-                ))
-            },
-        )
-        .optional()?;
-    let Some((id, game, variant, start, options, seats, created_ms, winner, reason, finished_ms)) =
-        head
-    else {
-        return Ok(None);
-    };
+fn row_of(g: LiveGame) -> Result<GameRow, StoreError> {
     let damaged = |what: String| StoreError::Damaged {
-        id: id.clone(),
+        id: g.table.clone(),
         what,
     };
-    let options = serde_json::from_str(&options).map_err(|e| damaged(format!("options: {e}")))?;
-    let seats = serde_json::from_str(&seats).map_err(|e| damaged(format!("seats: {e}")))?;
-    let mut stmt = c.prepare(
-        "SELECT ply, text, side, elapsed_ms, clock_black_ms, clock_white_ms
-         FROM server_moves WHERE game_id = ?1 ORDER BY ply",
-    )?;
-    let moves: Vec<MoveRow> = stmt
-        .query_map([&id], |r| {
-            let b: Option<i64> = r.get(4)?;
-            let w: Option<i64> = r.get(5)?;
-            Ok(MoveRow {
-                ply: r.get(0)?,
-                text: r.get(1)?,
-                side: r.get(2)?,
-                elapsed_ms: r.get::<_, i64>(3)? as u64,
-                clocks: b.zip(w).map(|(b, w)| [b as u64, w as u64]),
-            })
-        })?
-        .collect::<Result<_, _>>()?;
-    if let Some(gap) = moves.iter().enumerate().find(|(i, m)| m.ply as usize != *i) {
-        return Err(damaged(format!("move {} is missing", gap.0 + 1)));
-    }
-    Ok(Some(GameRow {
-        id,
-        game,
-        variant,
-        start,
+    let options = serde_json::from_str(&g.options).map_err(|e| damaged(format!("options: {e}")))?;
+    let seats = serde_json::from_str(&g.seats).map_err(|e| damaged(format!("seats: {e}")))?;
+    let moves = g
+        .moves
+        .iter()
+        .map(|m| MoveRow {
+            ply: m.ply as u32 - 1,
+            text: m.text.clone(),
+            side: m.side.clone(),
+            elapsed_ms: m.time_ms,
+            clocks: m.clocks,
+            hash: 0,
+        })
+        .collect();
+    Ok(GameRow {
+        id: g.table,
+        game: g.game,
+        variant: g.variant,
+        start: g.start,
         options,
         seats,
-        created_ms,
-        winner,
-        reason,
-        finished_ms,
+        created_ms: g.created_ms,
+        reason: g.result.as_ref().map(|_| g.reason.clone()),
+        winner: g.result,
+        finished_ms: g.finished_ms,
         moves,
-    }))
+    })
 }
 
-fn write_loop(mut conn: Connection, rx: Receiver<(Write, Ack)>) {
+fn write_loop(mut store: boyi_store::Store, rx: Receiver<(LiveWrite, Ack)>) {
     while let Ok(first) = rx.recv() {
         let mut batch = vec![first];
         while batch.len() < 512 {
@@ -325,94 +291,18 @@ fn write_loop(mut conn: Connection, rx: Receiver<(Write, Ack)>) {
                 Err(_) => break,
             }
         }
-        let results = commit_batch(&mut conn, &batch);
-        for ((_, ack), result) in batch.into_iter().zip(results) {
+        let (writes, acks): (Vec<LiveWrite>, Vec<Ack>) = batch.into_iter().unzip();
+        let results: Vec<Result<(), String>> = match store.apply_live(&writes) {
+            Ok(rs) => rs
+                .into_iter()
+                .map(|r| r.map_err(|e| e.to_string()))
+                .collect(),
+            Err(e) => writes.iter().map(|_| Err(e.to_string())).collect(),
+        };
+        for (ack, result) in acks.into_iter().zip(results) {
             let _ = ack.send(result);
         }
     }
-}
-
-/// Commits a batch in one transaction; each write is its own savepoint, so one failed write
-/// (say a duplicate move) fails alone.
-fn commit_batch(conn: &mut Connection, batch: &[(Write, Ack)]) -> Vec<Result<(), String>> {
-    let tx = match conn.transaction() {
-        Ok(tx) => tx,
-        Err(e) => return batch.iter().map(|_| Err(e.to_string())).collect(),
-    };
-    let mut results = Vec::with_capacity(batch.len());
-    let mut tx = tx;
-    for (w, _) in batch {
-        let result = (|| -> Result<(), rusqlite::Error> {
-            let sp = tx.savepoint()?;
-            apply(&sp, w)?;
-            sp.commit()
-        })();
-        results.push(result.map_err(|e| e.to_string()));
-    }
-    if let Err(e) = tx.commit() {
-        return batch.iter().map(|_| Err(e.to_string())).collect();
-    }
-    results
-}
-
-fn apply(c: &Connection, w: &Write) -> Result<(), rusqlite::Error> {
-    match w {
-        Write::Create(g) => {
-            c.execute(
-                "INSERT INTO server_games (id, game, variant, start, options, seats, created_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![
-                    g.id,
-                    g.game,
-                    g.variant,
-                    g.start,
-                    g.options.to_string(),
-                    g.seats.to_string(),
-                    g.created_ms
-                ],
-            )?;
-        }
-        Write::Move(id, m) => {
-            c.execute(
-                "INSERT INTO server_moves
-                 (game_id, ply, text, side, elapsed_ms, clock_black_ms, clock_white_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![
-                    id,
-                    m.ply,
-                    m.text,
-                    m.side,
-                    m.elapsed_ms as i64,
-                    m.clocks.map(|c| c[0] as i64),
-                    m.clocks.map(|c| c[1] as i64)
-                ],
-            )?;
-        }
-        Write::Truncate(id, plies) => {
-            c.execute(
-                "DELETE FROM server_moves WHERE game_id = ?1 AND ply >= ?2",
-                params![id, plies],
-            )?;
-        }
-        Write::Seats(id, seats) => {
-            c.execute(
-                "UPDATE server_games SET seats = ?2 WHERE id = ?1",
-                params![id, seats.to_string()],
-            )?;
-        }
-        Write::Finish {
-            id,
-            winner,
-            reason,
-            at_ms,
-        } => {
-            c.execute(
-                "UPDATE server_games SET winner = ?2, reason = ?3, finished_ms = ?4 WHERE id = ?1",
-                params![id, winner, reason, at_ms],
-            )?;
-        }
-    }
-    Ok(())
 }
 
 /// Milliseconds since the Unix epoch.
@@ -434,7 +324,7 @@ mod tests {
             variant: "freestyle".into(),
             start: "5/5/5/5/5 b".into(),
             options: serde_json::json!({}),
-            seats: serde_json::json!([]),
+            seats: serde_json::json!([{"name": "Ann"}, {"name": "Bo"}]),
             created_ms: 1,
             winner: None,
             reason: None,
@@ -450,6 +340,7 @@ mod tests {
             side: "black".into(),
             elapsed_ms: 5,
             clocks: Some([1000, 2000]),
+            hash: 100 + ply as u64,
         }
     }
 
@@ -459,19 +350,29 @@ mod tests {
         let path = dir.path().join("t.sqlite");
         {
             let store = Store::open(&path).unwrap();
-            store.create(row("a")).await.unwrap();
-            store.create(row("b")).await.unwrap();
-            for (i, t) in ["c3", "d4", "e5"].iter().enumerate() {
-                store.append_move("a", mv(i as u32, t)).await.unwrap();
+            store.create(row("a"), 7).await.unwrap();
+            store.create(row("b"), 7).await.unwrap();
+            // A table id is unique.
+            assert!(store.create(row("a"), 7).await.is_err());
+            let moves: Vec<MoveRow> = ["c3", "d4", "e5"]
+                .iter()
+                .enumerate()
+                .map(|(i, t)| mv(i as u32, t))
+                .collect();
+            for m in &moves {
+                store.append_move("a", m.clone()).await.unwrap();
             }
             // A second move with the same ply is refused, and changes nothing.
             assert!(store.append_move("a", mv(1, "a1")).await.is_err());
-            store.truncate("a", 2).await.unwrap();
+            assert!(store.append_move("zz", mv(0, "a1")).await.is_err());
+            store.truncate("a", 2, &moves[2..]).await.unwrap();
             store.finish("b", "draw", "agreed").await.unwrap();
+            assert!(store.append_move("b", mv(0, "a1")).await.is_err());
         }
         let store = Store::open(&path).unwrap();
         let a = store.load("a").unwrap().unwrap();
-        assert_eq!(a.moves, vec![mv(0, "c3"), mv(1, "d4")]);
+        let plain = |m: MoveRow| MoveRow { hash: 0, ..m };
+        assert_eq!(a.moves, vec![plain(mv(0, "c3")), plain(mv(1, "d4"))]);
         let open: Vec<String> = store
             .unfinished()
             .unwrap()
@@ -482,5 +383,24 @@ mod tests {
         let done = store.finished(10).unwrap();
         assert_eq!(done[0].winner.as_deref(), Some("draw"));
         assert!(store.load("zz").unwrap().is_none());
+        // The same games, seen as the game database sees them.
+        let db = boyi_store::Store::open(&path).unwrap();
+        let q = boyi_store::Query {
+            player: Some("Ann".into()),
+            ..Default::default()
+        };
+        let found = db.search(&q).unwrap();
+        assert_eq!(found.len(), 2);
+        let id = store.game_id("a").unwrap().unwrap();
+        assert_eq!(db.load(id).unwrap().moves.len(), 2);
+        let hits = db.search_position(100, &Default::default()).unwrap();
+        assert_eq!(hits[0].next.as_deref(), Some("d4"));
+        let hits = db.search_position(101, &Default::default()).unwrap();
+        assert_eq!((hits.len(), hits[0].next.as_deref()), (1, None));
+        assert!(
+            db.search_position(102, &Default::default())
+                .unwrap()
+                .is_empty()
+        );
     }
 }

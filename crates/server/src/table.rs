@@ -6,7 +6,9 @@
 //! Computer seats think on their own threads ([`PlayerThread`]); their thinking and moves come
 //! back to the task as events, so the runtime never waits for a search.
 
+use crate::external::Engines;
 use crate::games::ServerGame;
+use crate::protocol::VERSION;
 use crate::seat::{Seat, SeatKind, TableOptions, check_name, new_token, same_token, side_name};
 use crate::store::{GameRow, MoveRow, Store};
 use boyi_core::{Game, Side};
@@ -15,12 +17,41 @@ use boyi_engines::{
 };
 use serde_json::{Value, json};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
-/// Messages to one connection: JSON text.
-pub type Outbox = mpsc::Sender<Arc<str>>;
+/// Messages to one connection (JSON text), and the protocol version the connection speaks.
+#[derive(Clone, Debug)]
+pub struct Outbox {
+    tx: mpsc::Sender<Arc<str>>,
+    version: Arc<AtomicU64>,
+}
+
+impl Outbox {
+    pub fn new(tx: mpsc::Sender<Arc<str>>) -> Outbox {
+        Outbox {
+            tx,
+            version: Arc::new(AtomicU64::new(1)),
+        }
+    }
+
+    pub fn try_send(&self, text: Arc<str>) -> Result<(), mpsc::error::TrySendError<Arc<str>>> {
+        self.tx.try_send(text)
+    }
+
+    /// The version of the client's latest message.
+    pub fn set_version(&self, v: u64) {
+        self.version.store(v, Ordering::Relaxed);
+    }
+
+    /// Version 2 clients take `update` messages (no move list) after a move, version 1
+    /// clients the full state.
+    pub fn takes_updates(&self) -> bool {
+        self.version.load(Ordering::Relaxed) >= 2
+    }
+}
 
 /// What a connection asks of a table.
 pub enum Cmd {
@@ -78,6 +109,30 @@ struct MoveRec {
     elapsed_ms: u64,
     notations: Vec<(&'static str, String)>,
     clocks: Option<[u64; 2]>,
+    /// Hash of the position after the move (the store indexes it).
+    hash: u64,
+}
+
+impl MoveRec {
+    fn json(&self) -> Value {
+        let mut v = json!({"text": self.text, "side": side_name(self.side), "ms": self.elapsed_ms});
+        for (k, t) in &self.notations {
+            v[*k] = t.as_str().into();
+        }
+        v
+    }
+
+    /// The move as the store keeps it (`ply` 0 for the first move).
+    fn row(&self, ply: usize) -> MoveRow {
+        MoveRow {
+            ply: ply as u32,
+            text: self.text.clone(),
+            side: side_name(self.side).into(),
+            elapsed_ms: self.elapsed_ms,
+            clocks: self.clocks,
+            hash: self.hash,
+        }
+    }
 }
 
 struct Engine<G: ServerGame> {
@@ -115,8 +170,14 @@ pub struct Table<G: ServerGame> {
     engine_tx: mpsc::UnboundedSender<EngineEvent<G>>,
     thinking: Option<Value>,
     store: Store,
+    /// The server's configured external engines.
+    external: Arc<Engines>,
     summary: Arc<Mutex<Value>>,
     hints: Value,
+    /// Moves in the last state sent to everyone, and whether the next must be a full state
+    /// (seats changed, moves taken back) rather than an update.
+    sent_plies: usize,
+    full_due: bool,
 }
 
 /// A new table's setup, checked.
@@ -129,7 +190,11 @@ pub struct NewTable<G: Game> {
 
 impl<G: ServerGame> Table<G> {
     /// Stores a new table and starts its task.
-    pub async fn create(new: NewTable<G>, store: Store) -> Result<TableHandle, String> {
+    pub async fn create(
+        new: NewTable<G>,
+        store: Store,
+        external: Arc<Engines>,
+    ) -> Result<TableHandle, String> {
         let row = GameRow {
             id: new.id.clone(),
             game: G::NAME.into(),
@@ -143,12 +208,19 @@ impl<G: ServerGame> Table<G> {
             finished_ms: None,
             moves: vec![],
         };
-        store.create(row).await.map_err(|e| e.to_string())?;
-        Ok(Self::spawn(new, Vec::new(), None, store))
+        store
+            .create(row, new.start.hash())
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Self::spawn(new, Vec::new(), None, store, external))
     }
 
     /// Rebuilds a stored table (unfinished: it resumes; finished: it can be watched).
-    pub fn resume(row: &GameRow, store: Store) -> Result<TableHandle, String> {
+    pub fn resume(
+        row: &GameRow,
+        store: Store,
+        external: Arc<Engines>,
+    ) -> Result<TableHandle, String> {
         let variant: G::Variant = row.variant.parse().map_err(|e| format!("{e}"))?;
         let start = G::from_text(&variant, &row.start).map_err(|e| format!("start: {e}"))?;
         let options: TableOptions =
@@ -169,7 +241,7 @@ impl<G: ServerGame> Table<G> {
             options,
             seats,
         };
-        Ok(Self::spawn(new, row.moves.clone(), result, store))
+        Ok(Self::spawn(new, row.moves.clone(), result, store, external))
     }
 
     fn spawn(
@@ -177,6 +249,7 @@ impl<G: ServerGame> Table<G> {
         moves: Vec<MoveRow>,
         result: Option<TableResult>,
         store: Store,
+        external: Arc<Engines>,
     ) -> TableHandle {
         let (tx, rx) = mpsc::unbounded_channel();
         let (engine_tx, engine_rx) = mpsc::unbounded_channel();
@@ -201,10 +274,15 @@ impl<G: ServerGame> Table<G> {
             engine_tx,
             thinking: None,
             store,
+            external,
             summary: summary.clone(),
             hints: Value::Null,
+            sent_plies: 0,
+            full_due: false,
         };
         table.replay(moves);
+        // Whoever watches from now on gets the full state first.
+        table.sent_plies = table.log.len();
         tokio::spawn(table.run(rx, engine_rx));
         TableHandle { tx, summary }
     }
@@ -222,6 +300,7 @@ impl<G: ServerGame> Table<G> {
             };
             let notations = self.history.current().notations(&mv);
             self.history.push(mv);
+            let hash = self.history.current().hash();
             if let (Some(c), Some(after)) = (&mut self.clocks, m.clocks) {
                 *c = after.map(Duration::from_millis);
             }
@@ -231,6 +310,7 @@ impl<G: ServerGame> Table<G> {
                 elapsed_ms: m.elapsed_ms,
                 notations,
                 clocks: m.clocks,
+                hash,
             });
         }
         if self.result.is_none()
@@ -303,7 +383,7 @@ impl<G: ServerGame> Table<G> {
                 if joined.is_ok()
                     && let Ok(side) = self.seat_of(&token)
                 {
-                    let msg = json!({"v": 1, "type": "joined", "table": self.id, "side": side_name(side)});
+                    let msg = json!({"v": VERSION, "type": "joined", "table": self.id, "side": side_name(side)});
                     send(&out, &msg);
                 }
                 match joined {
@@ -324,7 +404,7 @@ impl<G: ServerGame> Table<G> {
                 self.watchers.insert(conn, out.clone());
                 match self.sit(side, name.as_deref()).await {
                     Ok((side, token)) => {
-                        let msg = json!({"v": 1, "type": "seated", "table": self.id,
+                        let msg = json!({"v": VERSION, "type": "seated", "table": self.id,
                                          "side": side_name(side), "token": token});
                         send(&out, &msg);
                         self.broadcast_state();
@@ -353,7 +433,7 @@ impl<G: ServerGame> Table<G> {
     fn error(&self, out: &Outbox, message: &str) {
         send(
             out,
-            &json!({"v": 1, "type": "error", "table": self.id, "message": message}),
+            &json!({"v": VERSION, "type": "error", "table": self.id, "message": message}),
         );
     }
 
@@ -424,6 +504,7 @@ impl<G: ServerGame> Table<G> {
             .await
             .map_err(|e| e.to_string())?;
         self.seats = seats;
+        self.full_due = true;
         Ok(())
     }
 
@@ -525,20 +606,17 @@ impl<G: ServerGame> Table<G> {
             c[side.index()] += Duration::from_millis(spec.inc_ms);
         }
         let pos = self.history.current();
+        let mut after = pos.clone();
+        after.play(&mv);
         let rec = MoveRec {
             text: pos.format_move(&mv),
             side,
             elapsed_ms: elapsed.as_millis() as u64,
             notations: pos.notations(&mv),
             clocks: clocks.map(|c| c.map(|d| d.as_millis() as u64)),
+            hash: after.hash(),
         };
-        let row = MoveRow {
-            ply: self.log.len() as u32,
-            text: rec.text.clone(),
-            side: side_name(side).into(),
-            elapsed_ms: rec.elapsed_ms,
-            clocks: rec.clocks,
-        };
+        let row = rec.row(self.log.len());
         self.store
             .append_move(&self.id, row)
             .await
@@ -561,8 +639,9 @@ impl<G: ServerGame> Table<G> {
         let Some(last) = self.log.iter().rposition(|m| m.side == side) else {
             return Err("you have no move to take back".into());
         };
+        let removed: Vec<MoveRow> = (last..self.log.len()).map(|i| self.log[i].row(i)).collect();
         self.store
-            .truncate(&self.id, last as u32)
+            .truncate(&self.id, last as u32, &removed)
             .await
             .map_err(|e| e.to_string())?;
         self.cancel_engine();
@@ -582,6 +661,7 @@ impl<G: ServerGame> Table<G> {
         self.turn_started = Instant::now();
         self.undo_request = None;
         self.draw_offer = None;
+        self.full_due = true;
         Ok(())
     }
 
@@ -666,11 +746,15 @@ impl<G: ServerGame> Table<G> {
     }
 
     fn spawn_engine(&self, side: Side, spec: &str) -> Result<Engine<G>, String> {
-        let body = spec.strip_prefix("boyi:").unwrap_or(spec);
-        let ctx = BuildContext {
-            seed: self.history.current().hash() ^ self.log.len() as u64,
+        let player = if spec.starts_with(crate::external::PREFIX) {
+            self.external.start::<G>(spec)?
+        } else {
+            let body = spec.strip_prefix("boyi:").unwrap_or(spec);
+            let ctx = BuildContext {
+                seed: self.history.current().hash() ^ self.log.len() as u64,
+            };
+            boyi_engines::build::<G>(body, ctx).map_err(|e| e.to_string())?
         };
-        let player = boyi_engines::build::<G>(body, ctx).map_err(|e| e.to_string())?;
         let tx = self.engine_tx.clone();
         let mut job = 1u64;
         let thread = PlayerThread::spawn(player, move |event: SearchEvent<G>| {
@@ -725,10 +809,35 @@ impl<G: ServerGame> Table<G> {
             });
     }
 
+    /// Sends the table's change to every watcher: after one new move (or none), an `update`
+    /// to version 2 clients — the state without the move list, plus the new move — so
+    /// messages do not grow with the game; otherwise, and to version 1 clients, the full state.
     fn broadcast_state(&mut self) {
         self.refresh();
-        let state = self.state_json();
-        self.broadcast(&state);
+        let plies = self.log.len();
+        let updates = !self.full_due && (plies == self.sent_plies || plies == self.sent_plies + 1);
+        let wants = |update: bool| {
+            self.watchers
+                .values()
+                .any(|o| updates && o.takes_updates() == update)
+        };
+        let update: Option<Arc<str>> = wants(true).then(|| self.update_json().to_string().into());
+        let full: Option<Arc<str>> =
+            (!updates || wants(false)).then(|| self.state_json().to_string().into());
+        self.watchers.retain(|_, out| {
+            let text = match (&update, &full) {
+                (Some(u), _) if out.takes_updates() => u.clone(),
+                (_, Some(f)) => f.clone(),
+                (Some(u), None) => u.clone(),
+                (None, None) => return true,
+            };
+            !matches!(
+                out.try_send(text),
+                Err(mpsc::error::TrySendError::Closed(_))
+            )
+        });
+        self.sent_plies = plies;
+        self.full_due = false;
     }
 
     /// Recomputes what every state message shares: the hints and the lobby line.
@@ -772,17 +881,27 @@ impl<G: ServerGame> Table<G> {
     }
 
     fn state_json(&self) -> Value {
-        let moves: Vec<Value> = self
-            .log
-            .iter()
-            .map(|m| {
-                let mut v = json!({"text": m.text, "side": side_name(m.side), "ms": m.elapsed_ms});
-                for (k, t) in &m.notations {
-                    v[*k] = t.as_str().into();
-                }
-                v
-            })
-            .collect();
+        let mut v = self.live_json();
+        v["type"] = "state".into();
+        v["options"] = json!(self.options);
+        v["seats"] = self.public_seats();
+        v["start"] = self.history.start().to_text().into();
+        v["moves"] = self.log.iter().map(MoveRec::json).collect();
+        v
+    }
+
+    /// What changed with the last move: the state without its move list, with the number
+    /// of moves and the newest one.
+    fn update_json(&self) -> Value {
+        let mut v = self.live_json();
+        v["type"] = "update".into();
+        v["plies"] = self.log.len().into();
+        v["move"] = self.log.last().map_or(Value::Null, MoveRec::json);
+        v
+    }
+
+    /// The fields every state and update carries.
+    fn live_json(&self) -> Value {
         let clocks = self.clocks.map(|c| {
             let running = self.flag_deadline().is_some().then(|| self.to_move());
             let mut left = c.map(|d| d.as_millis() as u64);
@@ -794,17 +913,12 @@ impl<G: ServerGame> Table<G> {
         });
         let pos = self.history.current();
         json!({
-            "v": 1,
-            "type": "state",
+            "v": VERSION,
             "table": self.id,
             "game": G::NAME,
             "variant": pos.variant().to_string(),
-            "options": self.options,
-            "seats": self.public_seats(),
-            "start": self.history.start().to_text(),
             "position": pos.to_text(),
             "to_move": side_name(pos.side_to_move()),
-            "moves": moves,
             "clocks": clocks,
             "status": if self.playing() { "playing" } else { "finished" },
             "result": self.result_json(),
@@ -820,7 +934,7 @@ impl<G: ServerGame> Table<G> {
 
 fn thinking_json(table: &str, side: Side, info: &Info) -> Value {
     json!({
-        "v": 1,
+        "v": VERSION,
         "type": "thinking",
         "table": table,
         "side": side_name(side),

@@ -32,7 +32,8 @@ struct Conn {
 
 pub async fn run(socket: WebSocket, app: Arc<AppState>, ip: IpAddr) {
     let (mut sink, mut stream) = socket.split();
-    let (out, mut rx) = mpsc::channel::<Arc<str>>(OUTBOX);
+    let (tx, mut rx) = mpsc::channel::<Arc<str>>(OUTBOX);
+    let out = Outbox::new(tx);
     let writer = tokio::spawn(async move {
         while let Some(text) = rx.recv().await {
             if sink
@@ -90,8 +91,11 @@ pub async fn run(socket: WebSocket, app: Arc<AppState>, ip: IpAddr) {
             );
             continue;
         }
-        match protocol::parse(text.as_str()) {
-            Ok(m) => conn.handle(m).await,
+        match protocol::parse_versioned(text.as_str()) {
+            Ok((v, m)) => {
+                conn.out.set_version(v);
+                conn.handle(m).await
+            }
             Err(e) => conn.error(None, &e),
         }
     }
@@ -112,7 +116,7 @@ impl Conn {
     }
 
     fn error(&self, table: Option<&str>, message: &str) {
-        self.send(json!({"v": 1, "type": "error", "table": table, "message": message}));
+        self.send(json!({"v": crate::protocol::VERSION, "type": "error", "table": table, "message": message}));
     }
 
     /// Sends `cmd` to table `id`; an unknown table is an error to this client.
@@ -142,10 +146,10 @@ impl Conn {
     async fn handle(&mut self, msg: ClientMsg) {
         let (id, out) = (self.id, self.out.clone());
         match msg {
-            ClientMsg::Ping {} => self.send(json!({"v": 1, "type": "pong"})),
+            ClientMsg::Ping {} => self.send(json!({"v": crate::protocol::VERSION, "type": "pong"})),
             ClientMsg::Create(req) => match self.app.hub.create(req).await {
                 Ok(c) => self
-                    .send(json!({"v": 1, "type": "created", "table": c.table, "tokens": c.tokens})),
+                    .send(json!({"v": crate::protocol::VERSION, "type": "created", "table": c.table, "tokens": c.tokens})),
                 Err(e) => self.error(None, &e),
             },
             ClientMsg::Watch { table } => self.send_to_table(&table, Cmd::Watch { conn: id, out }),
@@ -196,14 +200,14 @@ impl Conn {
             } => self.act(table, token, Act::AnswerUndo(accept)),
             ClientMsg::Inspect(req) => match analysis::inspect(&req) {
                 Ok(v) => self.send(v),
-                Err(e) => self.send(json!({"v": 1, "type": "error", "id": req.id, "message": e})),
+                Err(e) => self.send(json!({"v": crate::protocol::VERSION, "type": "error", "id": req.id, "message": e})),
             },
             ClientMsg::Analyze(req) => {
                 self.analysis = None;
                 match analysis::analyze(&req, out) {
                     Ok(running) => self.analysis = Some(running),
                     Err(e) => {
-                        self.send(json!({"v": 1, "type": "error", "id": req.id, "message": e}))
+                        self.send(json!({"v": crate::protocol::VERSION, "type": "error", "id": req.id, "message": e}))
                     }
                 }
             }

@@ -7,7 +7,7 @@ mod common;
 use boyi_core::Game;
 use boyi_core::rng::SplitMix64;
 use boyi_games::{connect6::Connect6, gomoku::Gomoku, jiu::Jiu, xiangqi::Xiangqi};
-use common::{Client, TestServer, http_get};
+use common::{Client, TestServer, http_get, http_post, start_with_engines};
 use serde_json::{Value, json};
 
 fn human() -> Value {
@@ -469,4 +469,218 @@ async fn lobby_seats_draws_and_the_analysis_board() {
     let (_, meta) = http_get(server.addr, "/api/meta").await;
     let meta: Value = serde_json::from_str(&meta).unwrap();
     assert_eq!(meta["games"].as_array().unwrap().len(), 4);
+}
+
+/// Games played here are ordinary games of the shared game database: found by player, result
+/// and position search like imported ones. Version 2 clients get updates, not the whole state.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn served_games_are_in_the_game_database_and_updates_stay_small() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.sqlite");
+    let server = TestServer::start(&db);
+    let mut a = Client::connect(server.addr).await;
+    let (table, tokens) = a
+        .create(
+            json!({"game": "gomoku", "black": {"kind": "human", "name": "Ann"},
+                       "white": {"kind": "human", "name": "Bo"}}),
+        )
+        .await;
+    let tok = |s: &str| tokens[s].as_str().unwrap().to_string();
+    a.send(json!({"v": 2, "type": "watch", "table": table}))
+        .await;
+    let full = a.recv_type("state").await;
+    assert_eq!(full["v"], 2);
+    let line = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"];
+    let mut sizes = Vec::new();
+    for (i, mv) in line.iter().enumerate() {
+        a.send(json!({"v": 2, "type": "move", "table": table,
+                       "token": tok(if i % 2 == 0 { "black" } else { "white" }), "move": mv}))
+            .await;
+        let u = a.recv_type("update").await;
+        assert_eq!(
+            (u["plies"].as_u64(), u["move"]["text"].as_str()),
+            (Some(i as u64 + 1), Some(*mv))
+        );
+        assert!(u.get("moves").is_none() && u.get("seats").is_none(), "{u}");
+        sizes.push(u.to_string().len());
+        let over = if i + 1 == line.len() {
+            "finished"
+        } else {
+            "playing"
+        };
+        assert_eq!(u["status"], over);
+    }
+    // The update after move 9 is no bigger than after move 1 but for the shorter hint list.
+    assert!(sizes[8] <= sizes[0] + 16, "{sizes:?}");
+    // A reconnecting client gets the full state.
+    let mut b = Client::connect(server.addr).await;
+    b.send(json!({"v": 2, "type": "watch", "table": table}))
+        .await;
+    let s = b.recv_type("state").await;
+    assert_eq!(s["moves"].as_array().unwrap().len(), 9);
+    assert_eq!(s["result"]["winner"], "black");
+    // The game database (as `boyi record search` opens it) has the game.
+    let store = boyi_store::Store::open(&db).unwrap();
+    let q = boyi_store::Query {
+        player: Some("Ann".into()),
+        ..Default::default()
+    };
+    let found = store.search(&q).unwrap();
+    assert_eq!(found.len(), 1);
+    let g = &found[0];
+    assert_eq!((g.black.as_str(), g.white.as_str()), ("Ann", "Bo"));
+    assert_eq!((g.result.as_deref(), g.plies), (Some("black"), 9));
+    let rec = store.load(g.id).unwrap();
+    let texts: Vec<&str> = rec.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(texts, line);
+    assert!(rec.moves.iter().all(|m| m.time_ms.is_some()));
+    let mut pos = Gomoku::start(&Default::default(), None).unwrap();
+    pos.play_list("h8,a1").unwrap();
+    let hits = store
+        .search_position(pos.hash(), &Default::default())
+        .unwrap();
+    assert_eq!((hits.len(), hits[0].next.as_deref()), (1, Some("i8")));
+}
+
+/// A photo of a real board, read over HTTP: the position comes back as the game's text; bad
+/// photos get errors that say what is wrong.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn photos_of_boards_are_read_over_http() {
+    use boyi_vision::Stone;
+    use boyi_vision::synth::{Level, SynthOptions, render};
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(&dir.path().join("db.sqlite"));
+    // Black on h8 and i9, white on h9 (rows from the top: rank 15 first).
+    let mut stones = vec![Stone::Empty; 15 * 15];
+    let at = |col: usize, rank: usize| (15 - rank) * 15 + col;
+    stones[at(7, 8)] = Stone::Black;
+    stones[at(8, 9)] = Stone::Black;
+    stones[at(7, 9)] = Stone::White;
+    let photo = render(&SynthOptions {
+        seed: 3,
+        level: Level::Easy,
+        width: 640,
+        height: 480,
+        size: Some(15),
+        position: Some(stones),
+    })
+    .unwrap();
+    let (status, body) = http_post(
+        server.addr,
+        "/api/photo?game=gomoku",
+        "image/jpeg",
+        &photo.jpeg,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let mut want = Gomoku::start(&Default::default(), None).unwrap();
+    want.play_list("h8,h9,i9").unwrap();
+    let got = Gomoku::from_text(&Default::default(), v["position"].as_str().unwrap()).unwrap();
+    assert_eq!(got.to_text(), want.to_text());
+    assert_eq!(
+        (v["size"].as_u64(), v["stones"]["black"].as_u64()),
+        (Some(15), Some(2))
+    );
+    // What the page then does with it: a game from that position.
+    let mut a = Client::connect(server.addr).await;
+    let (table, _) = a
+        .create(json!({"game": "gomoku", "position": v["position"], "black": human(), "white": human()}))
+        .await;
+    assert_eq!(a.fresh_state(&table).await["to_move"], "white");
+    // Bad photos.
+    let blank = {
+        let img = image::RgbImage::from_pixel(320, 240, image::Rgb([200, 170, 120]));
+        let mut png = std::io::Cursor::new(Vec::new());
+        img.write_to(&mut png, image::ImageFormat::Png).unwrap();
+        png.into_inner()
+    };
+    for (path, bytes, status, words) in [
+        (
+            "/api/photo?game=gomoku",
+            b"hello, not a photo".to_vec(),
+            422,
+            "not a JPEG or PNG",
+        ),
+        (
+            "/api/photo?game=gomoku",
+            blank,
+            422,
+            "could not read a board",
+        ),
+        ("/api/photo?game=gomoku", Vec::new(), 422, "empty"),
+        (
+            "/api/photo?game=xiangqi",
+            photo.jpeg.clone(),
+            422,
+            "not xiangqi",
+        ),
+        ("/api/photo?game=chess", photo.jpeg.clone(), 422, "chess"),
+        ("/api/photo", photo.jpeg.clone(), 400, "which game"),
+        (
+            "/api/photo?game=gomoku",
+            vec![0u8; 9 << 20],
+            413,
+            "larger than 8 MiB",
+        ),
+    ] {
+        let (got, body) = http_post(server.addr, path, "image/jpeg", &bytes).await;
+        assert_eq!(got, status, "{path}: {body}");
+        let v: Value = serde_json::from_str(&body).unwrap_or_else(|_| panic!("{path}: {body}"));
+        assert!(
+            v["error"].as_str().unwrap().contains(words),
+            "{path}: {body}"
+        );
+    }
+}
+
+/// External engines configured on the server sit at tables as `engine:NAME`; a client can
+/// choose among them but never name a command of its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn configured_external_engines_play_and_clients_cannot_run_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = "cmd:\"sh -c 'while read l; do case $l in uci) echo uciok;; isready) echo readyok;; go*) echo bestmove a1;; esac; done'\"@uci";
+    let server = start_with_engines(
+        &dir.path().join("db.sqlite"),
+        &[&format!("corner={engine}")],
+    );
+    let (_, meta) = http_get(server.addr, "/api/meta").await;
+    let meta: Value = serde_json::from_str(&meta).unwrap();
+    let gomoku = meta["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == "gomoku")
+        .unwrap();
+    assert!(
+        gomoku["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == "engine:corner")
+    );
+    assert!(
+        !meta.to_string().contains("sh -c"),
+        "command lines are never shown"
+    );
+    let mut a = Client::connect(server.addr).await;
+    let (table, tokens) = a
+        .create(json!({"game": "gomoku", "size": 9, "black": human(),
+                       "white": {"kind": "computer", "player": "engine:corner", "think_ms": 500}}))
+        .await;
+    a.send(json!({"v": 1, "type": "watch", "table": table}))
+        .await;
+    a.play(&table, tokens["black"].as_str().unwrap(), "e5")
+        .await;
+    let s = a.state_at(&table, 2).await;
+    assert_eq!(s["moves"][1]["text"], "a1");
+    for player in [engine, "engine:nobody", "cmd:ls@uci"] {
+        a.send(
+            json!({"v": 1, "type": "create", "game": "gomoku", "black": human(),
+                       "white": {"kind": "computer", "player": player}}),
+        )
+        .await;
+        let e = a.error().await;
+        assert!(e.contains("engine"), "{player}: {e}");
+    }
 }

@@ -10,6 +10,8 @@ use boyi_records::{Checked, GameRecord, GameResult, RecordedMove};
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use std::path::Path;
 
+pub mod live;
+
 pub use rusqlite;
 
 /// The database file the command line and the server use unless told otherwise.

@@ -1,7 +1,7 @@
 //! `boyi serve`: the web server with its embedded page and SQLite database.
 
 use anyhow::{Context, Result};
-use boyi_server::{Config, limits::Limits};
+use boyi_server::{Config, external::Engines, limits::Limits};
 use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -26,9 +26,15 @@ pub struct ServeArgs {
     /// Messages one connection may send in a burst.
     #[arg(long, default_value_t = Limits::default().message_burst)]
     pub message_burst: f64,
+    /// An external engine tables may seat as the computer player `engine:NAME`, e.g.
+    /// `--engine pbrain=cmd:"./pbrain-x"@gomocup` (repeatable). Only these command lines are
+    /// ever run; clients can choose among them but never give their own.
+    #[arg(long = "engine", value_name = "NAME=cmd:\"COMMAND\"@PROTOCOL")]
+    pub engines: Vec<String>,
 }
 
 pub fn run(args: &ServeArgs) -> Result<()> {
+    let engines = Engines::parse(&args.engines).map_err(anyhow::Error::msg)?;
     let config = Config {
         addr: args.addr,
         db: args.db.clone(),
@@ -39,6 +45,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             message_burst: args.message_burst,
             ..Limits::default()
         },
+        engines,
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async {

@@ -26,11 +26,15 @@ impl TestServer {
 
     /// Runs the server in a runtime of its own on its own thread.
     pub fn start_with(db: &Path, limits: Limits) -> TestServer {
-        let config = Config {
+        Self::start_config(Config {
             addr: "127.0.0.1:0".parse().unwrap(),
             db: db.to_path_buf(),
             limits,
-        };
+            engines: Default::default(),
+        })
+    }
+
+    pub fn start_config(config: Config) -> TestServer {
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop, stop_rx) = std::sync::mpsc::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -207,4 +211,52 @@ fn dechunk(body: &str) -> String {
         rest = &after[n + 2..];
     }
     out
+}
+
+/// A plain HTTP POST of `body` on loopback (status, body).
+pub async fn http_post(addr: SocketAddr, path: &str, kind: &str, body: &[u8]) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    // The server may answer (and close) before taking a body it refuses: write and read at
+    // once.
+    let (mut rd, mut wr) = s.into_split();
+    let body = body.to_vec();
+    let writer = tokio::spawn(async move {
+        let _ = wr.write_all(&body).await;
+        wr
+    });
+    let mut buf = Vec::new();
+    let _ = rd.read_to_end(&mut buf).await;
+    let _ = writer.await;
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let status: u16 = text.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|x| x.1)
+        .unwrap_or("")
+        .to_string();
+    let body = if text
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(&body)
+    } else {
+        body
+    };
+    (status, body)
+}
+
+/// A server with external engines configured.
+pub fn start_with_engines(db: &Path, engines: &[&str]) -> TestServer {
+    TestServer::start_config(Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db: db.to_path_buf(),
+        limits: Limits::default(),
+        engines: boyi_server::external::Engines::parse(engines).unwrap(),
+    })
 }
