@@ -1,5 +1,6 @@
-//! The placement plan of `boyi:strong`: a linear evaluation of the placement board fitted to
-//! battle results, searched two plies deep.
+//! The placement plans of `boyi:strong`: the hand-set point score (the default) and a linear
+//! evaluation of the placement board fitted to battle results (`placement=tuned`, weaker so
+//! far: docs/jiu-engine.md), both searched two plies deep.
 //!
 //! The evaluation counts 2×2 blocks by what they hold: a block with `a` pieces of one colour
 //! and `b < a` of the other is worth `w[region][class]` to the first colour and the negative to
