@@ -198,6 +198,67 @@ impl Board {
         }
     }
 
+    /// The move bases that take pieces (jumps, and steps or flights completing squares),
+    /// for quiescence: a flying side's flights are tried only into the holes of its doors
+    /// instead of every empty point.
+    pub fn capture_bases(&mut self, out: &mut Vec<Base>) {
+        let me = self.side;
+        let enemy = other(me);
+        let can_fly = self.pieces(me) <= FLY_LIMIT;
+        let min_jumps = if self.pieces(me) > FLY_LIMIT && self.pieces(enemy) <= FLY_LIMIT {
+            2
+        } else {
+            1
+        };
+        let mut holes = [0u8; POINTS];
+        let mut nholes = 0;
+        if can_fly {
+            for p in 0..POINTS as u8 {
+                if self.cells[p as usize] == EMPTY && self.squares_at(me, p) > 0 {
+                    holes[nholes] = p;
+                    nholes += 1;
+                }
+            }
+        }
+        let mut seen: Vec<(u8, Points)> = Vec::new();
+        for from in 0..POINTS as u8 {
+            if self.cells[from as usize] != me {
+                continue;
+            }
+            self.take(from);
+            for &n in &NEXT[from as usize] {
+                if n != NONE && self.cells[n as usize] == EMPTY {
+                    let squares = self.squares_at(me, n);
+                    if squares > 0 {
+                        out.push(Base {
+                            from,
+                            to: n,
+                            jumped: Points::EMPTY,
+                            squares,
+                        });
+                    }
+                }
+            }
+            seen.clear();
+            let mut jumped = Points::EMPTY;
+            self.chain(from, from, enemy, min_jumps, &mut jumped, &mut seen, out);
+            for &to in &holes[..nholes] {
+                if to != from && !adjacent(from, to) {
+                    let squares = self.squares_at(me, to);
+                    if squares > 0 {
+                        out.push(Base {
+                            from,
+                            to,
+                            jumped: Points::EMPTY,
+                            squares,
+                        });
+                    }
+                }
+            }
+            self.put(from, me);
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn chain(
         &mut self,
@@ -241,28 +302,11 @@ impl Board {
     /// The move of `base` with square captures chosen by `value` (highest first) among the
     /// enemy pieces left after the jumps.
     pub fn with_captures(&self, base: &Base, value: impl Fn(&Board, u8) -> i32) -> Move {
-        let mut mv = Move {
-            from: base.from,
-            to: base.to,
-            jumped: base.jumped,
-            ncaps: 0,
-            caps: [NONE; 4],
-        };
-        if base.squares == 0 {
-            return mv;
+        let mut order = CaptureOrder::default();
+        if base.squares > 0 {
+            order.fill(self, value);
         }
-        let enemy = other(self.side);
-        let mut best: Vec<(i32, u8)> = (0..POINTS as u8)
-            .filter(|&p| self.cells[p as usize] == enemy && !base.jumped.contains(p))
-            .map(|p| (value(self, p), p))
-            .collect();
-        best.sort_unstable_by(|a, b| b.cmp(a));
-        let k = (base.squares as usize).min(best.len());
-        let mut caps: Vec<u8> = best[..k].iter().map(|&(_, p)| p).collect();
-        caps.sort_unstable();
-        mv.ncaps = k as u8;
-        mv.caps[..k].copy_from_slice(&caps);
-        mv
+        order.apply(base)
     }
 
     pub fn make(&mut self, mv: &Move) {
@@ -322,6 +366,56 @@ impl Board {
         (2..=reach)
             .step_by(2)
             .any(|d| self.past[self.past.len() - d] == self.hash)
+    }
+}
+
+/// The enemy pieces of a node ranked for square captures, computed once for all its moves:
+/// a move takes the first ones its jumps left on the board.
+#[derive(Clone, Default)]
+pub struct CaptureOrder {
+    ranked: Vec<(i32, u8)>,
+}
+
+impl CaptureOrder {
+    /// Ranks the pieces of the side not to move by `value`, highest first (ties: higher
+    /// point first).
+    pub fn fill(&mut self, b: &Board, value: impl Fn(&Board, u8) -> i32) {
+        let enemy = other(b.side);
+        self.ranked.clear();
+        self.ranked.extend(
+            (0..POINTS as u8)
+                .filter(|&p| b.cells[p as usize] == enemy)
+                .map(|p| (value(b, p), p)),
+        );
+        self.ranked.sort_unstable_by(|a, b| b.cmp(a));
+    }
+
+    /// The move of `base`, its square captures from this order.
+    pub fn apply(&self, base: &Base) -> Move {
+        let mut mv = Move {
+            from: base.from,
+            to: base.to,
+            jumped: base.jumped,
+            ncaps: 0,
+            caps: [NONE; 4],
+        };
+        let k = base.squares as usize;
+        if k == 0 {
+            return mv;
+        }
+        let mut n = 0;
+        for &(_, p) in &self.ranked {
+            if n == k {
+                break;
+            }
+            if !base.jumped.contains(p) {
+                mv.caps[n] = p;
+                n += 1;
+            }
+        }
+        mv.caps[..n].sort_unstable();
+        mv.ncaps = n as u8;
+        mv
     }
 }
 

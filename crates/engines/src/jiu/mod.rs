@@ -4,21 +4,23 @@
 //! - [`board`]: the engines' board, battle move bases and chosen square captures;
 //! - [`eval`]: battle evaluation (material, doors, dalians, mobility, safety) and the
 //!   placement plan;
+//! - [`plan`]: the placement plans (hand-set, and a block evaluation fitted to self-play);
 //! - [`search`]: PVS with iterative deepening, transposition table and quiescence;
 //! - [`seed002`]: the pattern strategies and Eva move choice of seed 002.
 
 pub mod board;
 pub mod eval;
+pub mod plan;
 pub mod search;
 pub mod seed002;
 
 use crate::alphabeta::to_score;
 use crate::player::{Deadline, GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
-use board::{Board, EMPTY};
+use board::Board;
 use boyi_core::{Game, TextError};
-use boyi_games::jiu::board::POINTS;
 use boyi_games::jiu::{Jiu, JiuMove, Phase};
+use plan::Scorer;
 use search::Engine;
 
 impl GamePlayers for Jiu {
@@ -26,11 +28,11 @@ impl GamePlayers for Jiu {
         &[
             (
                 "strong",
-                "battle PVS with transposition table and quiescence over jumps and squares, door/dalian evaluation; placement by a door plan; options: depth, hash (MB)",
+                "battle PVS with transposition table and quiescence over jumps and squares, door/dalian evaluation; placement by a door plan two plies deep; options: depth, hash (MB), placement (hand, the default, or tuned: a block evaluation fitted to self-play results)",
             ),
             (
                 "seed002",
-                "seed 002: placement by defence/attack/chain patterns, battle by Eva = move + kill + triple + square; options: seed",
+                "seed 002: opening book of 40 placements (Boyer–Moore sequence matching), placement by defence/attack/chain patterns, battle by Eva = move + kill + triple + square; options: seed, book (PATH or none)",
             ),
         ]
     }
@@ -51,60 +53,58 @@ impl GamePlayers for Jiu {
     }
 
     fn bench_positions() -> Vec<BenchPosition> {
-        let opening = bench_line(0);
-        let middle = bench_line(24);
-        [
-            (opening.to_text(), 6),
-            (middle.to_text(), 6),
-            (ENDGAME.to_string(), 4),
-        ]
-        .into_iter()
-        .map(|(position, depth)| BenchPosition {
-            variant: None,
-            position,
-            depth,
-        })
-        .collect()
+        BENCH
+            .iter()
+            .map(|&(position, depth)| BenchPosition {
+                variant: None,
+                position: position.to_string(),
+                depth,
+            })
+            .collect()
     }
 }
 
-/// A flying endgame: both sides have 14 pieces or fewer.
-const ENDGAME: &str = "14/14/3xx9/3xxo8/4oo8/5o8/14/7x6/6xxo5/7oo5/14/2o11/14/14 b battle 196 10";
-
-/// A deterministic game: the placement plan for both sides, then `plies` battle moves of a
-/// depth-2 search.
-fn bench_line(plies: usize) -> Jiu {
-    let mut pos = Jiu::new();
-    while pos.phase() == Phase::Place {
-        match plan_placement(&pos) {
-            Some(mv) => pos.play(&mv),
-            None => break,
-        }
-    }
-    let mut engine = Engine::new(1 << 12);
-    let stop = StopFlag::new();
-    for _ in 0..plies {
-        if pos.outcome().is_some() {
-            break;
-        }
-        let mut b = Board::from_game(&pos);
-        let deadline = Deadline::new(&Limits::depth(2), pos.side_to_move(), &stop);
-        let found = engine.search(&mut b, 2, &deadline, &mut |_, _| {});
-        match found.and_then(|f| board::to_rules_move(&pos, &f.best)) {
-            Some(mv) => pos.play(&mv),
-            None => break,
-        }
-    }
-    pos
-}
+/// Bench positions with their depths: one game of the strong engine against itself at
+/// depth 2 (placement by the hand plan, after the opening g7, h8, d4) at the start of the
+/// battle, 34 and 104 battle plies later, then a flying endgame (both sides 14 pieces or
+/// fewer). Fixed texts, so the node signature depends on the search alone.
+const BENCH: [(&str, u32); 4] = [
+    (
+        "oxxxxxoxxxooxx/oxoooxoooooooo/oxxoxooxxxoxox/xxooxxoxoxxxox/oxoxoooxoxoooo/xooxxxxxxxoxxx/ooooxoo1oooxox/xxxxxx1xxxoxox/ooooooxxoooooo/xoxxxxxooxxoxx/xoooxoxxooxooo/xoxoooxoxooxxx/xxxxoxxoxxxxoo/xoxxoooooxooox b battle 196 0",
+        6,
+    ),
+    (
+        "oxxxxxoxxxooxx/oxoooxoooooooo/oxxoxooxxxoxox/xxo2ooxoxxxox/2o1o3o1oooo/xoox4xxoxxx/ooo3xxoooxox/1xxx1xxxxxoxox/1oooo4ooooo/x1xx3ooxxoxx/xo5xooxooo/xx2o1xoxooxxx/x7xxxxoo/xoxx1ooooxooox b battle 196 0",
+        4,
+    ),
+    (
+        "oxx1xxoxxxoo1x/1x1x2o3oooo/5o2oo1o1x/o4o1ooo2xx/4o8o/ooo7x1xx/o1o3xxo4x/2x3xxx4x/1o2o3o2o2/3x3oox1o2/x1o4ooooo2/x3oo2ooo1xx/x8x2o1/x2x1ooo1x1oo1 b battle 196 0",
+        4,
+    ),
+    (
+        "14/14/3xx9/3xxo8/4oo8/5o8/14/7x6/6xxo5/7oo5/14/2o11/14/14 b battle 196 10",
+        3,
+    ),
+];
 
 fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Jiu>>, TextError> {
-    spec.allow(&["depth", "hash"])?;
+    spec.allow(&["depth", "hash", "placement"])?;
     let depth = spec.number::<u32>("depth")?.unwrap_or(64).max(1);
     let mb = spec.number::<usize>("hash")?.unwrap_or(16).clamp(1, 1024);
+    let placement = match spec.options.iter().rev().find(|(k, _)| k == "placement") {
+        None => Scorer::Hand,
+        Some((_, v)) if v == "tuned" => Scorer::Tuned(plan::TUNED),
+        Some((_, v)) if v == "hand" => Scorer::Hand,
+        Some((_, v)) => {
+            return Err(text_err!(
+                "player option placement={v:?}: expected tuned or hand"
+            ));
+        }
+    };
     Ok(Box::new(Strong {
         engine: Engine::new((mb << 20) / 64),
         depth,
+        placement,
     }))
 }
 
@@ -113,6 +113,7 @@ pub struct Strong {
     engine: Engine,
     /// Depth when the limits set neither depth nor time.
     depth: u32,
+    placement: Scorer,
 }
 
 impl Strong {
@@ -174,42 +175,23 @@ fn board_with_history(game: &GameHistory<Jiu>) -> Board {
     b
 }
 
-/// The placement of `boyi:strong`: the point of highest plan value (own doors near the centre
-/// plus the opponent's doors taken away), after looking at the opponent's best answer.
-pub fn plan_placement(pos: &Jiu) -> Option<JiuMove> {
+/// The placement of `boyi:strong` by `scorer`: the best candidate after the opponent's best
+/// answer ([`plan::ranked`]).
+pub fn plan_placement(pos: &Jiu, scorer: &Scorer) -> Option<JiuMove> {
+    let (_, p) = *placement_candidates(pos, scorer).first()?;
+    board::placement(pos, p as u8)
+}
+
+/// The ranked candidate placements of the side to move (the first two placements are the
+/// ends of the central diagonal, which the legal moves already say).
+pub fn placement_candidates(pos: &Jiu, scorer: &Scorer) -> Vec<(i32, usize)> {
     let b = Board::from_game(pos);
-    let me = b.side;
-    let empties: Vec<usize> = (0..POINTS).filter(|&p| b.cells[p] == EMPTY).collect();
-    // The first two placements are the ends of the central diagonal.
     let legal: Vec<usize> = pos
         .legal_moves()
         .iter()
         .map(|m| boyi_games::jiu::board::index_of(m.to()) as usize)
         .collect();
-    let mut scored: Vec<(i32, usize)> = legal
-        .iter()
-        .map(|&p| (eval::placement(&b.cells, me, p), p))
-        .collect();
-    scored.sort_by_key(|&(s, p)| (-s, p));
-    // Two-ply check of the leading candidates: our gain minus the opponent's best reply.
-    let mut best = None;
-    let mut cells = b.cells;
-    for &(s, p) in scored.iter().take(8) {
-        cells[p] = me;
-        let reply = empties
-            .iter()
-            .filter(|&&q| q != p)
-            .map(|&q| eval::placement(&cells, board::other(me), q))
-            .max()
-            .unwrap_or(0);
-        cells[p] = EMPTY;
-        let v = s - reply / 2;
-        if best.is_none_or(|(bv, _)| v > bv) {
-            best = Some((v, p));
-        }
-    }
-    let (_, p) = best?;
-    board::placement(pos, p as u8)
+    plan::ranked(scorer, &b.cells, b.side, &legal)
 }
 
 impl Player<Jiu> for Strong {
@@ -234,7 +216,7 @@ impl Player<Jiu> for Strong {
         }
         match pos.phase() {
             Phase::Place => {
-                let mv = plan_placement(pos)
+                let mv = plan_placement(pos, &self.placement)
                     .filter(|m| !limits.banned.contains(&pos.format_move(m)))
                     .or_else(|| limits.root_moves(pos).into_iter().next())
                     .ok_or(PlayerError::GameOver)?;

@@ -5,11 +5,11 @@
 //! enumerated as every subset, and inside the tree a flying side only considers flights that
 //! complete a square or build on its doors (the root considers all of them).
 
-use super::board::{Base, Board, EMPTY, Move};
+use super::board::{Base, Board, CaptureOrder, EMPTY, Move};
 use super::eval;
 use crate::player::Deadline;
 use boyi_games::jiu::FLY_LIMIT;
-use boyi_games::jiu::board::{BLOCKS, NONE, adjacent};
+use boyi_games::jiu::board::{BLOCKS, NONE, POINTS, adjacent};
 
 pub const MATE: i32 = 1_000_000;
 const INF: i32 = MATE + 1;
@@ -246,17 +246,15 @@ impl Engine {
         }
         alpha = alpha.max(stand);
         let mut all = Vec::new();
-        b.bases(&mut all);
-        if all.is_empty() {
-            return -(MATE - ply);
+        b.capture_bases(&mut all);
+        // Most pieces taken first; square captures are chosen only for the moves kept.
+        all.sort_by_key(|base| -((base.jumped.len() + base.squares as usize) as i32));
+        all.truncate(QS_WIDTH);
+        let mut order = CaptureOrder::default();
+        if all.iter().any(|base| base.squares > 0) {
+            order.fill(b, eval::capture_value);
         }
-        let mut caps: Vec<Move> = all
-            .iter()
-            .filter(|base| base.squares > 0 || !base.jumped.is_empty())
-            .map(|base| b.with_captures(base, eval::capture_value))
-            .collect();
-        caps.sort_by_key(|m| -(m.taken() as i32));
-        caps.truncate(QS_WIDTH);
+        let caps: Vec<Move> = all.iter().map(|base| order.apply(base)).collect();
         for mv in &caps {
             let quiet = b.quiet;
             b.make(mv);
@@ -284,10 +282,14 @@ impl Engine {
         if flying && !root {
             prune_flights(b, &mut bases);
         }
+        let mut order = CaptureOrder::default();
+        if bases.iter().any(|base| base.squares > 0) {
+            order.fill(b, eval::capture_value);
+        }
         let mut scored: Vec<(i32, Move)> = bases
             .iter()
             .map(|base| {
-                let mv = b.with_captures(base, eval::capture_value);
+                let mv = order.apply(base);
                 let mut s = mv.taken() as i32 * 1000 + quiet_score(b, base);
                 if hint == Some(mv) {
                     s += 1_000_000;
@@ -300,42 +302,55 @@ impl Engine {
     }
 }
 
-/// Keeps the flights that complete squares and the few best other flights.
+/// Keeps the flights that complete squares and the few best other flights. A flight's
+/// score is [`quiet_score`] read from a table of [`around`] values made once per node, and
+/// only the best [`FLIGHTS`] are sorted (ties in generation order, as a stable sort).
 fn prune_flights(b: &Board, bases: &mut Vec<Base>) {
     let is_flight = |x: &Base| x.jumped.is_empty() && !adjacent(x.from, x.to);
-    let mut flights: Vec<(i32, Base)> = bases
+    let mut table = [0i32; POINTS];
+    for (p, t) in table.iter_mut().enumerate() {
+        *t = around(b, p as u8);
+    }
+    let mut flights: Vec<(i32, usize, Base)> = bases
         .iter()
         .filter(|x| is_flight(x) && x.squares == 0)
-        .map(|x| (quiet_score(b, x), *x))
+        .enumerate()
+        .map(|(i, x)| (-(table[x.to as usize] - table[x.from as usize] / 2), i, *x))
         .collect();
-    flights.sort_by_key(|(s, _)| -s);
-    flights.truncate(FLIGHTS);
+    if flights.len() > FLIGHTS {
+        flights.select_nth_unstable_by_key(FLIGHTS, |&(s, i, _)| (s, i));
+        flights.truncate(FLIGHTS);
+    }
+    flights.sort_unstable_by_key(|&(s, i, _)| (s, i));
     bases.retain(|x| !is_flight(x) || x.squares > 0);
-    bases.extend(flights.into_iter().map(|(_, x)| x));
+    bases.extend(flights.into_iter().map(|(_, _, x)| x));
+}
+
+/// Own pieces around `p`'s blocks that hold no enemy piece (`p` itself not counted):
+/// 1, 4, 20 for one, two, three of them.
+fn around(b: &Board, p: u8) -> i32 {
+    let me = b.side;
+    BLOCKS[p as usize]
+        .iter()
+        .filter(|bl| bl[0] != NONE)
+        .map(|bl| {
+            let own = bl
+                .iter()
+                .filter(|&&q| q != p && b.cells[q as usize] == me)
+                .count();
+            let foe = bl
+                .iter()
+                .filter(|&&q| b.cells[q as usize] != me && b.cells[q as usize] != EMPTY)
+                .count();
+            if foe == 0 { [0, 1, 4, 20][own] } else { 0 }
+        })
+        .sum()
 }
 
 /// How much a move without captures builds: own pieces around the landing's blocks, minus
 /// those it leaves at the origin.
 fn quiet_score(b: &Board, base: &Base) -> i32 {
-    let me = b.side;
-    let around = |p: u8| -> i32 {
-        BLOCKS[p as usize]
-            .iter()
-            .filter(|bl| bl[0] != NONE)
-            .map(|bl| {
-                let own = bl
-                    .iter()
-                    .filter(|&&q| q != p && b.cells[q as usize] == me)
-                    .count();
-                let foe = bl
-                    .iter()
-                    .filter(|&&q| b.cells[q as usize] != me && b.cells[q as usize] != EMPTY)
-                    .count();
-                if foe == 0 { [0, 1, 4, 20][own] } else { 0 }
-            })
-            .sum()
-    };
-    base.squares as i32 * 500 + around(base.to) - around(base.from) / 2
+    base.squares as i32 * 500 + around(b, base.to) - around(b, base.from) / 2
 }
 
 /// The value of a position ended by rule, from the side to move.

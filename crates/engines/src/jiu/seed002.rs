@@ -14,10 +14,12 @@
 //! broken at random; square captures take pieces of enemy triangles first.
 //!
 //! Opening book: the seed plays its first ~40 placements from about 300 recorded games,
-//! matched with Boyer–Moore (`boyi_records::seqbook::SequenceBook`). Those records are not
-//! public and Boyi holds no Jiu corpus, so this player has no book. One can be built from
-//! Boyi's own games: record matches (`boyi match jiu … --pgn`/records output), then
-//! `SequenceBook::build(&checked_records, SEED_DEPTH)` stores their first 40 placements.
+//! matching the current placement sequence against each of them with Boyer–Moore
+//! ([`SequenceBook`]); the most frequent continuation that is legal is played, and the
+//! strategies take over once the sequence is found nowhere. The seed's records are not
+//! public, so the default book ([`DEFAULT_BOOK`], embedded) holds the first 40 placements of
+//! games Boyi's strong engine played against itself; docs/jiu-engine.md says how it was
+//! built. Option `book=PATH` reads another book file, `book=none` plays without one.
 
 use super::board::{self, Board, EMPTY, colour, other};
 use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
@@ -25,6 +27,11 @@ use crate::registry::{BuildContext, BuiltinSpec};
 use boyi_core::{Game, TextError};
 use boyi_games::jiu::board::{BLOCKS, NONE, POINTS, SIZE, index_of};
 use boyi_games::jiu::{Jiu, JiuMove, Phase};
+use boyi_records::seqbook::{SEED_DEPTH, SequenceBook};
+use std::sync::{Arc, OnceLock};
+
+/// The embedded default book, in the text of [`SequenceBook::from_text`].
+pub const DEFAULT_BOOK: &str = include_str!("../../data/jiu_seed002.book");
 
 /// Matrix codes: a piece of the pattern's colour, of the other colour, an empty point, an
 /// empty point that is a response, anything, anything but the pattern's colour.
@@ -144,16 +151,53 @@ pub fn strategy_scores(cells: &[u8; POINTS], pc: u8, patterns: &[Pattern]) -> [i
 }
 
 pub fn build(spec: &BuiltinSpec, ctx: BuildContext) -> Result<Box<dyn Player<Jiu>>, TextError> {
-    spec.allow(&["seed"])?;
+    spec.allow(&["seed", "book"])?;
     let seed = spec.number("seed")?.unwrap_or(ctx.seed);
-    Ok(Box::new(Seed002 { rng: seed | 1 }))
+    let book = match spec.options.iter().rev().find(|(k, _)| k == "book") {
+        None => Some(default_book()?),
+        Some((_, v)) if v == "none" => None,
+        Some((_, path)) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| text_err!("player option book={path:?}: {e}"))?;
+            let book = SequenceBook::from_text(&text)
+                .map_err(|e| e.context(format!("player option book={path:?}")))?;
+            Some(Arc::new(book))
+        }
+    };
+    Ok(Box::new(Seed002::new(seed, book)))
+}
+
+/// The embedded book, read once.
+pub fn default_book() -> Result<Arc<SequenceBook>, TextError> {
+    static BOOK: OnceLock<Result<Arc<SequenceBook>, TextError>> = OnceLock::new();
+    BOOK.get_or_init(|| SequenceBook::from_text(DEFAULT_BOOK).map(Arc::new))
+        .clone()
 }
 
 pub struct Seed002 {
     rng: u64,
+    book: Option<Arc<SequenceBook>>,
 }
 
 impl Seed002 {
+    pub fn new(seed: u64, book: Option<Arc<SequenceBook>>) -> Seed002 {
+        Seed002 {
+            rng: seed | 1,
+            book,
+        }
+    }
+
+    /// The book's placement after the game's placement sequence, within the first
+    /// [`SEED_DEPTH`] placements of a game from the empty board.
+    pub fn book_move(&self, game: &GameHistory<Jiu>) -> Option<JiuMove> {
+        let book = self.book.as_ref()?;
+        if game.start().placements() != 0 || game.moves().len() >= SEED_DEPTH {
+            return None;
+        }
+        let played: Vec<_> = game.moves().iter().map(|m| m.to()).collect();
+        book.choose(game.current(), &played, false)
+    }
+
     fn next(&mut self) -> u64 {
         self.rng ^= self.rng << 13;
         self.rng ^= self.rng >> 7;
@@ -226,9 +270,11 @@ impl Seed002 {
         let mut b = Board::from_game(pos);
         let mut bases = Vec::new();
         b.bases(&mut bases);
+        let mut order = board::CaptureOrder::default();
+        order.fill(&b, triangle_member);
         let mut best: Vec<(i32, board::Move)> = Vec::new();
         for base in &bases {
-            let mv = b.with_captures(base, triangle_member);
+            let mv = order.apply(base);
             let v = eva(&b, &mv, base.squares);
             if best.first().is_none_or(|(bv, _)| v > *bv) {
                 best.clear();
@@ -291,7 +337,10 @@ impl Player<Jiu> for Seed002 {
             return Err(PlayerError::GameOver);
         }
         let mv = match pos.phase() {
-            Phase::Place => self.place(game).and_then(|p| board::placement(pos, p)),
+            Phase::Place => self
+                .book_move(game)
+                .filter(|m| !limits.banned.contains(&pos.format_move(m)))
+                .or_else(|| self.place(game).and_then(|p| board::placement(pos, p))),
             Phase::Battle => self.battle(pos),
         };
         mv.filter(|m| !limits.banned.contains(&pos.format_move(m)))

@@ -127,3 +127,115 @@ fn seed002_and_strong_play_legal_placements_and_battle_moves() {
     }
     assert_eq!(pos.phase(), Phase::Battle);
 }
+
+fn choose_text(p: &mut dyn Player<Jiu>, game: &GameHistory<Jiu>) -> String {
+    let mv = p
+        .choose(game, &Limits::default(), &StopFlag::new(), &mut |_| {})
+        .unwrap();
+    game.current().format_move(&mv)
+}
+
+#[test]
+fn seed002_follows_the_book_then_its_strategies() {
+    use boyi_records::seqbook::SequenceBook;
+    use seed002::Seed002;
+    use std::sync::Arc;
+    let book = SequenceBook::from_text("g7 h8 a1 n14 a14\ng7 h8 a1 n14 n1\n").unwrap();
+    let mut booked = Seed002::new(5, Some(Arc::new(book)));
+    let mut plain = Seed002::new(5, None);
+    let mut game = GameHistory::new(Jiu::new());
+    assert_eq!(choose_text(&mut booked, &game), "g7");
+    game.push_text("g7").unwrap();
+    game.push_text("h8").unwrap();
+    // In the book: its corner, which no strategy plays.
+    assert_eq!(choose_text(&mut booked, &game), "a1");
+    game.push_text("a1").unwrap();
+    assert_eq!(choose_text(&mut booked, &game), "n14");
+    // Out of the book: the strategies, as without a book (same seed, no random draw yet).
+    let mut game = GameHistory::new(Jiu::new());
+    for p in ["g7", "h8", "b2"] {
+        game.push_text(p).unwrap();
+    }
+    let out = choose_text(&mut booked, &game);
+    assert_eq!(out, choose_text(&mut plain, &game));
+    assert_ne!(out, "n14");
+}
+
+#[test]
+fn seed002_default_book_is_embedded_and_played() {
+    let book = seed002::default_book().unwrap();
+    assert!(book.len() >= 100, "{} games", book.len());
+    let mut p = crate::registry::build::<Jiu>("seed002?seed=9", BuildContext::default()).unwrap();
+    let mut game = GameHistory::new(Jiu::new());
+    for _ in 0..6 {
+        let played: Vec<_> = game.moves().iter().map(|m| m.to()).collect();
+        let cont = book.continuations(&played, false);
+        let mv = choose_text(p.as_mut(), &game);
+        assert_eq!(mv, cont[0].0.to_string());
+        game.push_text(&mv).unwrap();
+    }
+}
+
+#[test]
+fn seed002_book_option_reads_files_and_reports_errors() {
+    let ctx = BuildContext::default();
+    assert!(crate::registry::build::<Jiu>("seed002?book=none", ctx).is_ok());
+    let err = crate::registry::build::<Jiu>("seed002?book=/nonexistent/jiu.book", ctx)
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("book="), "{err}");
+    let path = std::env::temp_dir().join(format!("boyi-jiu-book-{}.txt", std::process::id()));
+    std::fs::write(&path, "g7 h8 zz\n").unwrap();
+    let err = crate::registry::build::<Jiu>(&format!("seed002?book={}", path.display()), ctx)
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("line 1"), "{err}");
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn plan_gain_is_the_change_of_the_evaluation_and_colours_are_symmetric() {
+    use plan::{TUNED, evaluate, features, gain};
+    let mut c = cells(&["g6", "g5", "h5", "c3"], &["h6", "i6", "i5", "j5", "m12"]);
+    for (p, colour) in [("h4", BLACK), ("j6", WHITE), ("g4", BLACK), ("a1", WHITE)] {
+        let before = evaluate(&TUNED, &c, colour);
+        let g = gain(&TUNED, &mut c, colour, at(p));
+        c[at(p)] = colour;
+        assert_eq!(evaluate(&TUNED, &c, colour) - before, g, "{p}");
+    }
+    let swapped = c.map(|x| if x == EMPTY { EMPTY } else { 3 - x });
+    assert_eq!(features(&swapped), features(&c).map(|x| -x));
+    assert_eq!(evaluate(&TUNED, &c, WHITE), -evaluate(&TUNED, &c, BLACK));
+}
+
+#[test]
+fn plan_regions_ring_the_centre() {
+    assert_eq!(plan::region(at("g7") as u8), 0);
+    assert_eq!(plan::region(at("f6") as u8), 0);
+    assert_eq!(plan::region(at("d4") as u8), 1);
+    assert_eq!(plan::region(at("a1") as u8), 2);
+    assert_eq!(plan::region(at("m13") as u8), 2);
+}
+
+#[test]
+fn capture_bases_are_the_bases_that_take() {
+    let key = |x: &board::Base| (x.from, x.to, x.jumped, x.squares);
+    for (text, _) in BENCH {
+        for side in [" b ", " w "] {
+            let pos = battle(&text.replacen(" b ", side, 1));
+            let mut b = Board::from_game(&pos);
+            let (mut all, mut caps) = (Vec::new(), Vec::new());
+            b.bases(&mut all);
+            b.capture_bases(&mut caps);
+            let mut want: Vec<_> = all
+                .iter()
+                .filter(|x| x.squares > 0 || !x.jumped.is_empty())
+                .map(key)
+                .collect();
+            let mut got: Vec<_> = caps.iter().map(key).collect();
+            want.sort();
+            got.sort();
+            assert_eq!(got, want, "{text} {side}");
+        }
+    }
+}
