@@ -426,7 +426,7 @@ fn write_text(out: &mut Vec<u8>, comment: &str) -> Result<(), TextError> {
     };
     out.extend(text.as_bytes());
     out.push(0);
-    if text.len() % 2 == 0 {
+    if text.len().is_multiple_of(2) {
         out.push(0);
     }
     Ok(())

@@ -3,7 +3,7 @@
 
 use super::recording::RecordingPlayer;
 use anyhow::{Context, Result};
-use boyi_engines::{BookChoice, BookPlayer, BuildContext, Limits, OpeningBook, Player};
+use boyi_engines::{BookChoice, BookPlayer, BuildContext, Limits, OpeningBook};
 use boyi_games::{GameKind, with_game};
 use boyi_protocol::{Protocol, ServeOptions, serve};
 use clap::Args;
@@ -77,7 +77,7 @@ fn serve_game<G: boyi_engines::GamePlayers>(args: &EngineArgs) -> Result<()> {
             .unwrap_or_else(|| boyi_store::DEFAULT_PATH.into());
         let store =
             boyi_store::Store::open(&path).with_context(|| format!("--db {}", path.display()))?;
-        player = Box::new(RecordingPlayer::new(player, store)) as Box<dyn Player<G>>;
+        player = Box::new(RecordingPlayer::new(player, store));
     }
     let opts = ServeOptions {
         start,

@@ -145,28 +145,25 @@ fn run_game<G: boyi_engines::GamePlayers>(args: &MatchArgs) -> Result<()> {
             load_book::<G>(args.book_b.as_ref().or(args.book.as_ref()), args, &variant)?,
         ],
     };
-    let mut store = match args.db.no_record {
-        true => None,
-        false => Some(
+    let mut store = if args.db.no_record {
+        None
+    } else {
+        Some(
             boyi_store::Store::open(&args.db.db)
                 .with_context(|| format!("--db {}", args.db.db.display()))?,
-        ),
+        )
     };
     let keep = |g: &boyi_arena::runner::GameResult| -> Result<(), TextError> {
         match store.as_mut() {
             Some(s) => store_match_game::<G>(s, &g.record)
                 .map(|_| ())
-                .map_err(|e| text_err(format!("storing game {}: {e:#}", g.index + 1))),
+                .map_err(|e| TextError::new(format!("storing game {}: {e:#}", g.index + 1))),
             None => Ok(()),
         }
     };
     let mut out = std::io::stdout().lock();
     boyi_arena::report::run_and_report_with(&cfg, args.out.as_deref(), &mut out, keep)?;
     Ok(())
-}
-
-fn text_err(message: String) -> TextError {
-    TextError::new(message)
 }
 
 /// The opening book at `path`, checked against the game and rules.
