@@ -224,7 +224,9 @@ mod tests {
         let mv = p
             .choose(&start, &limits, &StopFlag::new(), &mut |_| {})
             .unwrap();
-        assert_eq!(start.current().format_move(&mv), "i9");
+        // The book folds the board's symmetries: i9 may come back as any of its images.
+        let mv = start.current().format_move(&mv);
+        assert!(["g7", "g9", "i7", "i9"].contains(&mv.as_str()), "{mv}");
     }
 
     #[test]
