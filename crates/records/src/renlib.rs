@@ -195,8 +195,8 @@ fn byte_of(p: Point) -> u8 {
 /// One-line and multi-line comments joined by a newline; `None` when empty.
 fn comment_of(text: &str) -> Option<String> {
     let joined = match text.split_once('\u{8}') {
-        Some((one, multi)) if one.is_empty() => multi.to_string(),
-        Some((one, multi)) if multi.is_empty() => one.to_string(),
+        Some(("", multi)) => multi.to_string(),
+        Some((one, "")) => one.to_string(),
         Some((one, multi)) => format!("{one}\n{multi}"),
         None => text.to_string(),
     };

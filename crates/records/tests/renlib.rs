@@ -39,8 +39,7 @@ fn lines(records: &[GameRecord]) -> Vec<Vec<String>> {
 
 fn err(bytes: &[u8]) -> String {
     read(bytes, Format::RenLib, &ReadOptions::default())
-        .err()
-        .expect("an error")
+        .expect_err("an error")
         .to_string()
 }
 
