@@ -15,6 +15,17 @@ pub fn run_and_report<G: boyi_engines::GamePlayers>(
     out: Option<&Path>,
     w: &mut impl Write,
 ) -> Result<Wdl, TextError> {
+    run_and_report_with(cfg, out, w, |_| Ok(()))
+}
+
+/// As [`run_and_report`], also handing every finished game to `keep` (e.g. a database);
+/// the first error of `keep` fails the match once it is over.
+pub fn run_and_report_with<G: boyi_engines::GamePlayers>(
+    cfg: &MatchConfig<G>,
+    out: Option<&Path>,
+    w: &mut impl Write,
+    mut keep: impl FnMut(&GameResult) -> Result<(), TextError>,
+) -> Result<Wdl, TextError> {
     if let Some(dir) = out {
         std::fs::create_dir_all(dir).map_err(|e| text_err!("--out {}: {e}", dir.display()))?;
     }
@@ -50,6 +61,11 @@ pub fn run_and_report<G: boyi_engines::GamePlayers>(
         bar.suspend(|| {
             let _ = writeln!(w, "{line}");
         });
+        if write_error.is_none()
+            && let Err(e) = keep(game)
+        {
+            write_error = Some(e);
+        }
         if let Some(dir) = out {
             let path = dir.join(format!("game-{:04}.txt", game.index + 1));
             if let Err(e) = std::fs::write(&path, game.record.to_text::<G>()) {

@@ -6,7 +6,9 @@ use crate::record::Record;
 use crate::spec::PlayerSpec;
 use crate::stats::{Sprt, Verdict, Wdl};
 use boyi_core::{Side, TextError};
-use boyi_engines::{Clock, GameHistory, Limits, Player, PlayerError, StopFlag};
+use boyi_engines::{
+    BookPlayer, Clock, GameHistory, Limits, OpeningBook, Player, PlayerError, StopFlag,
+};
 use boyi_protocol::driver::ExternalOptions;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
@@ -75,6 +77,8 @@ pub struct MatchConfig<G: boyi_engines::GamePlayers> {
     /// Plies after which a game is drawn (`None`: the rules decide alone).
     pub max_plies: Option<usize>,
     pub sprt: Option<Sprt>,
+    /// Opening books of player A and player B (`None`: no book).
+    pub books: [Option<OpeningBook>; 2],
 }
 
 /// One finished game.
@@ -184,10 +188,15 @@ pub fn play_game<G: boyi_engines::GamePlayers>(
     let mut players: Vec<Box<dyn Player<G>>> = Vec::with_capacity(2);
     let mut names = [String::new(), String::new()];
     for side in [Side::Black, Side::White] {
-        let spec = &cfg.players[if side == a_side { 0 } else { 1 }];
+        let who = if side == a_side { 0 } else { 1 };
+        let spec = &cfg.players[who];
+        let player_seed = seed ^ side.index() as u64;
         let mut p = spec
-            .build::<G>(seed ^ side.index() as u64, cfg.external)
+            .build::<G>(player_seed, cfg.external)
             .map_err(|e| e.context(format!("player {spec}")))?;
+        if let Some(book) = &cfg.books[who] {
+            p = Box::new(BookPlayer::new(p, book.clone(), player_seed));
+        }
         p.new_game();
         names[side.index()] = spec.to_string();
         players.push(p);

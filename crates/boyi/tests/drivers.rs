@@ -53,6 +53,7 @@ fn driven_match<G: boyi_engines::GamePlayers>(
         time_margin: Duration::from_secs(1),
         max_plies: None,
         sprt: None,
+        books: [None, None],
     };
     let mut records = Vec::new();
     let (wdl, _) = run_match(&cfg, |g, _| records.push(g.record.clone())).unwrap();
@@ -156,6 +157,7 @@ fn fairy_stockfish_plays_xiangqi() {
         time_margin: Duration::from_secs(1),
         max_plies: None,
         sprt: None,
+        books: [None, None],
     };
     let mut records = Vec::new();
     run_match(&cfg, |g, _| records.push(g.record.clone())).unwrap();

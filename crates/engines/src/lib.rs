@@ -3,6 +3,7 @@
 //! - [`player`]: the [`Player`] trait, game history, search limits, thinking output, stop flag.
 //! - [`thread`]: a player on its own thread, so callers are never blocked by a search.
 //! - [`alphabeta`], [`random`]: the first built-in players; [`eval`]: their evaluations.
+//! - [`book`]: any player with an opening book.
 //! - [`registry`]: built-in players by spec (`boyi:alphabeta?depth=3`).
 //! - [`tictactoe`], [`testing`]: a tiny complete game and deterministic players for fast
 //!   tests of generic code.
@@ -11,6 +12,7 @@
 extern crate boyi_core;
 
 pub mod alphabeta;
+pub mod book;
 pub mod connect6;
 pub mod eval;
 pub mod gomoku;
@@ -23,6 +25,7 @@ pub mod thread;
 pub mod tictactoe;
 pub mod xiangqi;
 
+pub use book::{BookChoice, BookPlayer, OpeningBook};
 pub use player::{
     Clock, Deadline, GameHistory, Info, InfoSink, Limits, Player, PlayerError, Score, StopFlag,
 };

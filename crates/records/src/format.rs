@@ -4,7 +4,7 @@
 use crate::pgn::Notation;
 use crate::record::GameRecord;
 use crate::replay::{Checked, check, start_position};
-use crate::{boyi_text, c6, grid, jiu_dataset, pgn, psq, sgf, xqf};
+use crate::{boyi_text, c6, grid, jiu_dataset, pgn, psq, renlib, sgf, xqf};
 use boyi_core::{Game, Side, TextError, text_err};
 use boyi_games::{GameKind, with_game};
 use std::path::Path;
@@ -30,10 +30,12 @@ pub enum Format {
     Xqf,
     /// The public Jiu dataset's `Stage[1]:…;Stage[2]:…` text with an SGF-like header (`.jiu`).
     Jiu,
+    /// RenLib's tree of variations (`.lib`, Gomoku 15×15): one record per line.
+    RenLib,
 }
 
 impl Format {
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 10] = [
         Format::Boyi,
         Format::Sgf,
         Format::Psq,
@@ -43,6 +45,7 @@ impl Format {
         Format::PgnChinese,
         Format::Xqf,
         Format::Jiu,
+        Format::RenLib,
     ];
 
     pub fn name(self) -> &'static str {
@@ -56,13 +59,25 @@ impl Format {
             Format::PgnChinese => "pgn-chinese",
             Format::Xqf => "xqf",
             Format::Jiu => "jiu",
+            Format::RenLib => "renlib",
         }
     }
 
-    /// The format a file extension names (case-insensitive), if any.
+    /// The file extension of the format, where it is not the name.
+    fn extension(self) -> &'static str {
+        match self {
+            Format::RenLib => "lib",
+            Format::PgnWxf | Format::PgnChinese => "pgn",
+            f => f.name(),
+        }
+    }
+
+    /// The format a file extension (or a format name) names, case-insensitive, if any.
     pub fn from_extension(ext: &str) -> Option<Format> {
         let ext = ext.to_ascii_lowercase();
-        Format::ALL.into_iter().find(|f| f.name() == ext)
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == ext || f.extension() == ext)
     }
 
     pub fn parse(name: &str) -> Result<Format, TextError> {
@@ -82,7 +97,9 @@ impl Format {
         while t.starts_with('#') {
             t = t.split_once('\n').map_or("", |(_, rest)| rest).trim_start();
         }
-        if bytes.starts_with(b"XQ") && bytes.len() >= 1024 {
+        if bytes.starts_with(&renlib::MAGIC) {
+            Some(Format::RenLib)
+        } else if bytes.starts_with(b"XQ") && bytes.len() >= 1024 {
             Some(Format::Xqf)
         } else if is_boyi_text(t) {
             Some(Format::Boyi)
@@ -153,6 +170,8 @@ pub fn read_raw(
         Format::Pgn | Format::PgnWxf | Format::PgnChinese => pgn::read(text()?)?,
         Format::Xqf => vec![xqf::read(bytes)?],
         Format::Jiu => jiu_dataset::read(text()?)?,
+        // A Renju tool's library: its lines follow the Renju rules unless told otherwise.
+        Format::RenLib => renlib::read(bytes, opts.variant.as_deref().unwrap_or("renju"))?,
     };
     if let Some(v) = &opts.variant {
         for r in records.iter_mut().filter(|r| r.variant.is_none()) {
@@ -218,6 +237,7 @@ pub fn write(records: &[GameRecord], format: Format) -> Result<Vec<u8>, TextErro
         Format::PgnChinese => pgn::write(&checked, Notation::Chinese)?,
         Format::Xqf => return Err(text_err!("xqf files are read, not written")),
         Format::Jiu => jiu_dataset::write(&checked)?,
+        Format::RenLib => return renlib::write(&checked),
     };
     Ok(text.into_bytes())
 }

@@ -12,6 +12,7 @@ pub mod jiu_dataset;
 pub mod pgn;
 pub mod psq;
 pub mod record;
+pub mod renlib;
 pub mod replay;
 pub mod seqbook;
 pub mod sgf;

@@ -1,12 +1,14 @@
 //! `boyi engine <game> --protocol P [--player SPEC]`: a Boyi player served over an engine
 //! protocol on standard input and output, for engine managers and tournament platforms.
 
+use super::recording::RecordingPlayer;
 use anyhow::{Context, Result};
-use boyi_engines::{BuildContext, Limits};
+use boyi_engines::{BookChoice, BookPlayer, BuildContext, Limits, OpeningBook};
 use boyi_games::{GameKind, with_game};
 use boyi_protocol::{Protocol, ServeOptions, serve};
 use clap::Args;
 use std::io::BufReader;
+use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(Args, Debug)]
@@ -31,6 +33,21 @@ pub struct EngineArgs {
     /// Depth when the protocol gives no limit.
     #[arg(long)]
     pub depth: Option<u32>,
+    /// Opening book (boyi book build): its moves are played while the position is in it.
+    #[arg(long)]
+    pub book: Option<PathBuf>,
+    /// How a book move is picked: weighted (at random by games and score) or best (most played).
+    #[arg(long, default_value = "weighted")]
+    pub book_choice: BookChoice,
+    /// Seed of the weighted book choice.
+    #[arg(long, default_value_t = 1)]
+    pub book_seed: u64,
+    /// Store the session's games in the game database (--db, default boyi.sqlite).
+    #[arg(long)]
+    pub record: bool,
+    /// Game database to store the session's games in (implies --record).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
 }
 
 pub fn engine(args: &EngineArgs) -> Result<()> {
@@ -47,7 +64,21 @@ fn serve_game<G: boyi_engines::GamePlayers>(args: &EngineArgs) -> Result<()> {
         .player
         .strip_prefix("boyi:")
         .context("--player must be a built-in player, boyi:<name>")?;
-    let player = boyi_engines::build::<G>(spec, BuildContext::default()).context("--player")?;
+    let mut player = boyi_engines::build::<G>(spec, BuildContext::default()).context("--player")?;
+    if let Some(path) = &args.book {
+        let book = OpeningBook::load(path, args.book_choice)?;
+        book.check::<G>(&variant).context("--book")?;
+        player = Box::new(BookPlayer::new(player, book, args.book_seed));
+    }
+    if args.record || args.db.is_some() {
+        let path = args
+            .db
+            .clone()
+            .unwrap_or_else(|| boyi_store::DEFAULT_PATH.into());
+        let store =
+            boyi_store::Store::open(&path).with_context(|| format!("--db {}", path.display()))?;
+        player = Box::new(RecordingPlayer::new(player, store));
+    }
     let opts = ServeOptions {
         start,
         default_limits: Limits {

@@ -1,8 +1,10 @@
 //! `boyi match <game> --a SPEC --b SPEC --games N ...`: an engine match in the arena.
 
+use super::recording::store_match_game;
 use anyhow::{Context, Result, bail};
 use boyi_arena::{MatchConfig, PlayerSpec, Sprt, TimeControl, openings};
-use boyi_engines::{GameHistory, Limits};
+use boyi_core::{Game, TextError};
+use boyi_engines::{BookChoice, GameHistory, Limits, OpeningBook};
 use boyi_games::{GameKind, with_game};
 use boyi_protocol::driver::ExternalOptions;
 use clap::Args;
@@ -71,6 +73,31 @@ pub struct MatchArgs {
     /// Milliseconds an engine may overrun its time before it loses on time.
     #[arg(long, default_value_t = 1000)]
     pub margin: u64,
+    /// Opening book (boyi book build) for both players.
+    #[arg(long)]
+    pub book: Option<PathBuf>,
+    /// Opening book for player A only (overrides --book for A).
+    #[arg(long)]
+    pub book_a: Option<PathBuf>,
+    /// Opening book for player B only (overrides --book for B).
+    #[arg(long)]
+    pub book_b: Option<PathBuf>,
+    /// How a book move is picked: weighted (at random by games and score) or best (most played).
+    #[arg(long, default_value = "weighted")]
+    pub book_choice: BookChoice,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+/// Where finished games are stored.
+#[derive(Args, Debug)]
+pub struct DbArgs {
+    /// Game database every game is stored in (the one `boyi serve` uses by default).
+    #[arg(long, default_value = boyi_store::DEFAULT_PATH)]
+    pub db: PathBuf,
+    /// Do not store the games.
+    #[arg(long)]
+    pub no_record: bool,
 }
 
 pub fn run(args: &MatchArgs) -> Result<()> {
@@ -124,10 +151,45 @@ fn run_game<G: boyi_engines::GamePlayers>(args: &MatchArgs) -> Result<()> {
         time_margin: margin,
         max_plies: args.max_plies,
         sprt: args.sprt.as_deref().map(Sprt::parse).transpose()?,
+        books: [
+            load_book::<G>(args.book_a.as_ref().or(args.book.as_ref()), args, &variant)?,
+            load_book::<G>(args.book_b.as_ref().or(args.book.as_ref()), args, &variant)?,
+        ],
+    };
+    let mut store = if args.db.no_record {
+        None
+    } else {
+        Some(
+            boyi_store::Store::open(&args.db.db)
+                .with_context(|| format!("--db {}", args.db.db.display()))?,
+        )
+    };
+    let keep = |g: &boyi_arena::runner::GameResult| -> Result<(), TextError> {
+        match store.as_mut() {
+            Some(s) => store_match_game::<G>(s, &g.record)
+                .map(|_| ())
+                .map_err(|e| TextError::new(format!("storing game {}: {e:#}", g.index + 1))),
+            None => Ok(()),
+        }
     };
     let mut out = std::io::stdout().lock();
-    boyi_arena::report::run_and_report(&cfg, args.out.as_deref(), &mut out)?;
+    boyi_arena::report::run_and_report_with(&cfg, args.out.as_deref(), &mut out, keep)?;
     Ok(())
+}
+
+/// The opening book at `path`, checked against the game and rules.
+fn load_book<G: Game>(
+    path: Option<&PathBuf>,
+    args: &MatchArgs,
+    variant: &G::Variant,
+) -> Result<Option<OpeningBook>> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let book = OpeningBook::load(path, args.book_choice)?;
+    book.check::<G>(variant)
+        .with_context(|| format!("book {}", path.display()))?;
+    Ok(Some(book))
 }
 
 /// Parses per-player limits: `depth=4`, `movetime=900,nodes=100000`.

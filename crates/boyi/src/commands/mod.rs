@@ -7,6 +7,7 @@ pub mod engine;
 pub mod matches;
 pub mod play;
 pub mod record;
+pub mod recording;
 pub mod rules;
 pub mod serve;
 pub mod solve;

@@ -1,0 +1,226 @@
+//! Automatic recording into the game database: `boyi match` games as they finish, and the
+//! games of an engine-protocol session move by move (`boyi engine --record`). Both use the
+//! store's live-game API (begin, append each move with the hash it leads to, finish).
+
+use boyi_core::{Game, Side};
+use boyi_engines::{GameHistory, InfoSink, Limits, Player, PlayerError, StopFlag};
+use boyi_games::GameKind;
+use boyi_records::{GameRecord, GameResult, RecordedMove};
+use boyi_store::{GameId, Store};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+/// The header of a game played from `start`: game, rules, date, and the start position
+/// when it is not the rules' own.
+pub fn header<G: Game>(start: &G) -> GameRecord {
+    let kind: GameKind = G::NAME.parse().expect("a game registered in boyi-games");
+    let mut rec = GameRecord::new(kind);
+    rec.variant = Some(start.variant().to_string());
+    let text = start.to_text();
+    let standard = G::start(start.variant(), None).is_ok_and(|p| p.to_text() == text);
+    if !standard {
+        rec.start = Some(text);
+    }
+    rec.date = today();
+    rec
+}
+
+/// Stores one finished match game.
+pub fn store_match_game<G: Game>(
+    store: &mut Store,
+    record: &boyi_arena::Record,
+) -> anyhow::Result<GameId> {
+    let game = record.replay::<G>()?;
+    let mut head = header(game.start());
+    head.black = record.players[Side::Black.index()].clone();
+    head.white = record.players[Side::White.index()].clone();
+    head.event = "boyi match".into();
+    head.tags
+        .insert("OpeningPlies".into(), record.opening.to_string());
+    let id = store.begin_game(&head, game.start().hash(), "match")?;
+    let mut pos = game.start().clone();
+    for (mv, text) in game.moves().iter().zip(&record.moves) {
+        pos.play(mv);
+        let m = RecordedMove {
+            text: text.clone(),
+            ..RecordedMove::default()
+        };
+        store.append_move(id, &m, pos.hash())?;
+    }
+    let result = GameResult {
+        winner: record.winner,
+        reason: record.reason.clone(),
+    };
+    store.finish_game(id, &result)?;
+    Ok(id)
+}
+
+/// The game being recorded by a [`RecordingPlayer`].
+struct Live {
+    id: GameId,
+    start: String,
+    /// Moves stored so far, as canonical text.
+    moves: Vec<String>,
+}
+
+/// A player whose games are stored as they are played: the moves it is told and the moves
+/// it plays, each with the hash of the position it leads to. A game begins in the store at
+/// the player's first turn (its side is known then); when a move of the player ends the
+/// game the result is stored too, otherwise (the opponent's winning move is never sent to
+/// an engine) the game stays unfinished. A database error is reported once on standard
+/// error and recording stops; the engine plays on.
+pub struct RecordingPlayer<G: Game> {
+    inner: Box<dyn Player<G>>,
+    store: Option<Store>,
+    live: Option<Live>,
+}
+
+impl<G: Game> RecordingPlayer<G> {
+    pub fn new(inner: Box<dyn Player<G>>, store: Store) -> RecordingPlayer<G> {
+        RecordingPlayer {
+            inner,
+            store: Some(store),
+            live: None,
+        }
+    }
+
+    /// Brings the stored game up to `game` (a new game when it is not a continuation).
+    fn sync(&mut self, game: &GameHistory<G>) -> Result<(), boyi_store::StoreError> {
+        let Some(store) = self.store.as_mut() else {
+            return Ok(());
+        };
+        let start = game.start().to_text();
+        let texts = game.move_texts();
+        let continues = self
+            .live
+            .as_ref()
+            .is_some_and(|l| l.start == start && texts.starts_with(&l.moves));
+        if !continues {
+            let mut head = header(game.start());
+            let side = game.current().side_to_move();
+            let name = self.inner.name();
+            match side {
+                Side::Black => head.black = name,
+                Side::White => head.white = name,
+            }
+            head.event = "boyi engine".into();
+            let id = store.begin_game(&head, game.start().hash(), "engine")?;
+            self.live = Some(Live {
+                id,
+                start,
+                moves: Vec::new(),
+            });
+        }
+        let live = self.live.as_mut().expect("a live game");
+        let mut pos = game.start().clone();
+        for (i, mv) in game.moves().iter().enumerate() {
+            pos.play(mv);
+            if i >= live.moves.len() {
+                let m = RecordedMove {
+                    text: texts[i].clone(),
+                    ..RecordedMove::default()
+                };
+                store.append_move(live.id, &m, pos.hash())?;
+                live.moves.push(texts[i].clone());
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores the player's own move and, if it ended the game, the result.
+    fn played(
+        &mut self,
+        game: &GameHistory<G>,
+        mv: &G::Move,
+        ms: u64,
+    ) -> Result<(), boyi_store::StoreError> {
+        let (Some(store), Some(live)) = (self.store.as_mut(), self.live.as_mut()) else {
+            return Ok(());
+        };
+        let mut pos = game.current().clone();
+        let text = pos.format_move(mv);
+        pos.play(mv);
+        let m = RecordedMove {
+            text: text.clone(),
+            time_ms: Some(ms),
+            comment: None,
+        };
+        store.append_move(live.id, &m, pos.hash())?;
+        live.moves.push(text);
+        if let Some(outcome) = pos.outcome() {
+            store.finish_game(live.id, &GameResult::from(outcome))?;
+            self.live = None;
+        }
+        Ok(())
+    }
+
+    fn give_up(&mut self, e: boyi_store::StoreError) {
+        eprintln!("recording stopped: {e}");
+        self.store = None;
+        self.live = None;
+    }
+}
+
+impl<G: Game> Player<G> for RecordingPlayer<G> {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+
+    fn new_game(&mut self) {
+        self.live = None;
+        self.inner.new_game();
+    }
+
+    fn choose(
+        &mut self,
+        game: &GameHistory<G>,
+        limits: &Limits,
+        stop: &StopFlag,
+        info: InfoSink<'_>,
+    ) -> Result<G::Move, PlayerError> {
+        if let Err(e) = self.sync(game) {
+            self.give_up(e);
+        }
+        let started = Instant::now();
+        let mv = self.inner.choose(game, limits, stop, info)?;
+        let ms = started.elapsed().as_millis() as u64;
+        if let Err(e) = self.played(game, &mv, ms) {
+            self.give_up(e);
+        }
+        Ok(mv)
+    }
+}
+
+/// Today's date in UTC, `YYYY-MM-DD`.
+pub fn today() -> String {
+    let days = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The proleptic Gregorian date of a day count from 1970-01-01.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::civil_from_days;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_454), (2026, 1, 1));
+    }
+}
