@@ -4,7 +4,8 @@
 //! - [`gomocup`]: Gomocup/Piskvork (Gomoku);
 //! - [`sau`]: the SAU platform protocol (Connect6, Jiu, Gomoku);
 //! - [`uci`]: UCI as Pikafish speaks it, the Fairy-Stockfish dialect `uci-fsf`, and UCCI
-//!   (Xiangqi).
+//!   (Xiangqi);
+//! - [`xboard`]: CECP (xboard/WinBoard), driven only (Xiangqi engines such as HoiXiangqi).
 //!
 //! Moves cross the protocol boundary as canonical move text ([`codec`]), so no protocol
 //! depends on a game's move type.
@@ -19,6 +20,7 @@ pub mod process;
 pub mod sau;
 pub mod server;
 pub mod uci;
+pub mod xboard;
 
 use boyi_core::{Game, TextError};
 use boyi_engines::{Limits, Player};
@@ -36,15 +38,17 @@ pub enum Protocol {
     Uci,
     UciFsf,
     Ucci,
+    Xboard,
 }
 
 impl Protocol {
-    pub const ALL: [Protocol; 5] = [
+    pub const ALL: [Protocol; 6] = [
         Protocol::Gomocup,
         Protocol::Sau,
         Protocol::Uci,
         Protocol::UciFsf,
         Protocol::Ucci,
+        Protocol::Xboard,
     ];
 
     pub fn name(self) -> &'static str {
@@ -54,6 +58,7 @@ impl Protocol {
             Protocol::Uci => "uci",
             Protocol::UciFsf => "uci-fsf",
             Protocol::Ucci => "ucci",
+            Protocol::Xboard => "xboard",
         }
     }
 
@@ -64,7 +69,7 @@ impl Protocol {
         match self {
             Protocol::Gomocup => !matches!(name, "connect6" | "jiu" | "xiangqi"),
             Protocol::Sau => name != "xiangqi",
-            Protocol::UciFsf => name == "xiangqi",
+            Protocol::UciFsf | Protocol::Xboard => name == "xiangqi",
             Protocol::Uci | Protocol::Ucci => !matches!(name, "connect6" | "jiu"),
         }
     }
@@ -88,7 +93,9 @@ impl FromStr for Protocol {
             .into_iter()
             .find(|p| p.name() == s.to_ascii_lowercase())
             .ok_or_else(|| {
-                text_err!("unknown protocol {s:?} (expected gomocup, sau, uci, uci-fsf or ucci)")
+                text_err!(
+                    "unknown protocol {s:?} (expected gomocup, sau, uci, uci-fsf, ucci or xboard)"
+                )
             })
     }
 }
@@ -145,6 +152,11 @@ pub fn serve<G: Game>(
             let fe = uci::UciServer::<G>::new(dialect, variant, full_name);
             server::run(fe, player, limits, input, output);
         }
+        Protocol::Xboard => {
+            return Err(text_err!(
+                "Boyi drives xboard engines but does not serve the xboard protocol"
+            ));
+        }
     }
     Ok(())
 }
@@ -163,6 +175,7 @@ pub fn external<G: Game>(
         Protocol::Uci => Box::new(uci::UciDriver::new(Dialect::Uci)),
         Protocol::UciFsf => Box::new(uci::UciDriver::new(Dialect::Fsf)),
         Protocol::Ucci => Box::new(uci::UciDriver::new(Dialect::Ucci)),
+        Protocol::Xboard => Box::new(xboard::XboardDriver::new()),
     };
     let name = format!("cmd:\"{command}\"@{protocol}");
     Ok(Box::new(ExternalPlayer::new(process, driver, name, opts)))
