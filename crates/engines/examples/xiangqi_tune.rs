@@ -1,13 +1,21 @@
-//! Texel tuning of the Xiangqi evaluation weights on positions from Boyi's game records.
+//! Texel tuning of the Xiangqi evaluation's scalar weights on positions from Boyi's game
+//! records.
 //!
-//! `cargo run --release -p boyi-engines --example xiangqi_tune -- RECORD_DIR...`
+//! `cargo run --release -p boyi-engines --example xiangqi_tune -- [--lambda L] [--steps N]
+//!  [--only name,name…] RECORD_DIR...`
 //!
-//! Every position of every decided or drawn game (after the first ten plies, not in check,
-//! and quiet: no capture that wins material) is labelled with the game's
-//! result from red's view (1, ½, 0). The tuner fits the logistic scale K first, then moves
-//! each weight up and down by a step while the mean squared error of
-//! `sigmoid(K · eval)` against the labels falls, halving the step when no weight improves.
-//! It prints each weight's name and value, for `DEFAULT_WEIGHTS`.
+//! Every position of every finished game (after the first ten plies, not in check, and quiet:
+//! no capture that wins material) is labelled with the game's result from red's view (1, ½,
+//! 0). The evaluation is linear in its weights, so each position is reduced once to its
+//! feature vector (the evaluation with one weight at a time). The tuner fits the logistic
+//! scale K on the current weights, then minimises the mean logistic loss (cross-entropy of
+//! `sigmoid(K · eval)` against the result) plus `lambda · Σ ((w − w₀) / max(|w₀|, 20))²`,
+//! which pulls every weight toward its current value, by gradient descent (Adam). Games
+//! whose number is a multiple of five are held out: their loss is reported before and after,
+//! so an overfit shows. The middle-game chariot is the anchor of the scale (K and a common
+//! factor of all weights trade off; K is refitted as the weights move), and the tempo weight
+//! is left alone (static positions say little about it). Prints each weight, the held-out loss of the rounded weights through the real
+//! evaluation, and the `boyi:strong` options that play the tuned set.
 
 use boyi_core::{Game, NoVariant, Side};
 use boyi_engines::xiangqi::eval::{DEFAULT_WEIGHTS, Weights, evaluate, w};
@@ -15,106 +23,236 @@ use boyi_engines::xiangqi::movepick::Picker;
 use boyi_games::xiangqi::{Board, Xiangqi};
 use std::path::Path;
 
+const N: usize = w::COUNT;
+
 struct Sample {
     board: Board,
+    /// The game's result from red's view.
     result: f64,
+    /// The red-view evaluation per unit of each weight.
+    features: [f64; N],
+    held_out: bool,
+}
+
+struct Options {
+    lambda: f64,
+    steps: usize,
+    tuned: [bool; N],
+    dirs: Vec<String>,
 }
 
 fn main() {
-    let dirs: Vec<String> = std::env::args().skip(1).collect();
-    if dirs.is_empty() {
-        eprintln!("usage: xiangqi_tune RECORD_DIR...");
-        std::process::exit(2);
-    }
+    let opts = parse_args();
     let mut samples = Vec::new();
-    for d in &dirs {
-        load_dir(Path::new(d), &mut samples);
+    let mut games = 0;
+    for d in &opts.dirs {
+        load_dir(Path::new(d), &mut samples, &mut games);
     }
-    eprintln!("{} positions", samples.len());
-    let mut weights = DEFAULT_WEIGHTS;
-    let k = fit_k(&samples, &weights);
-    eprintln!("K = {k:.5}, error {:.6}", error(&samples, &weights, k));
-    let mut step = 8;
-    while step >= 1 {
-        let mut improved = false;
-        for i in 0..w::COUNT {
-            improved |= improve(&samples, &mut weights, k, i, step);
+    let held = samples.iter().filter(|s| s.held_out).count();
+    eprintln!(
+        "{games} games, {} positions ({held} held out)",
+        samples.len()
+    );
+    if samples.is_empty() {
+        std::process::exit(1);
+    }
+    let start = to_f64(&DEFAULT_WEIGHTS);
+    let k0 = fit_k(&samples, &start);
+    let (train0, valid0) = losses(&samples, &start, k0);
+    eprintln!("K = {k0:.5}; loss train {train0:.6} held out {valid0:.6}");
+    let (tuned, k) = descend(&samples, &opts, k0);
+    let rounded = Weights(std::array::from_fn(|i| tuned[i].round() as i32));
+    let (train1, valid1) = losses(&samples, &to_f64(&rounded), k);
+    let (exact0, exact1) = (
+        exact_loss(&samples, &DEFAULT_WEIGHTS, k0),
+        exact_loss(&samples, &rounded, k),
+    );
+    eprintln!("tuned: loss train {train1:.6} held out {valid1:.6}");
+    eprintln!("held out through the evaluation: {exact0:.6} -> {exact1:.6}");
+    let mut changed = Vec::new();
+    for (i, name) in w::NAMES.iter().enumerate() {
+        println!("{name} {} -> {}", DEFAULT_WEIGHTS.0[i], rounded.0[i]);
+        if rounded.0[i] != DEFAULT_WEIGHTS.0[i] {
+            changed.push(format!("{name}={}", rounded.0[i]));
         }
-        eprintln!("step {step}: error {:.6}", error(&samples, &weights, k));
-        if !improved {
-            step /= 2;
-        }
     }
-    for (name, v) in w::NAMES.iter().zip(weights.0) {
-        println!("{name} {v}");
-    }
+    println!("boyi:strong?{}", changed.join(","));
 }
 
-/// Tries the weight `i` one step up, then down; keeps the better if it lowers the error.
-/// Weights stay between half and twice their defaults: the few thousand positions of a
-/// short run of games are too correlated to fit them freely (an unbounded fit drove piece
-/// values negative).
-fn improve(samples: &[Sample], weights: &mut Weights, k: f64, i: usize, step: i32) -> bool {
-    let base = error(samples, weights, k);
-    let default = DEFAULT_WEIGHTS.0[i];
-    let (lo, hi) = (default / 2, default * 2 + 10);
-    for delta in [step, -step] {
-        let mut t = *weights;
-        t.0[i] += delta;
-        if !(lo..=hi).contains(&t.0[i]) {
-            continue;
-        }
-        if error(samples, &t, k) < base {
-            *weights = t;
-            return true;
+fn parse_args() -> Options {
+    let mut opts = Options {
+        lambda: 0.01,
+        steps: 3000,
+        tuned: std::array::from_fn(|i| i != w::TEMPO && i != w::CHARIOT),
+        dirs: Vec::new(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = || {
+            args.next()
+                .unwrap_or_else(|| usage(&format!("{a} needs a value")))
+        };
+        match a.as_str() {
+            "--lambda" => opts.lambda = value().parse().unwrap_or_else(|_| usage("bad --lambda")),
+            "--steps" => opts.steps = value().parse().unwrap_or_else(|_| usage("bad --steps")),
+            "--only" => {
+                let names = value();
+                opts.tuned = [false; N];
+                for n in names.split(',') {
+                    match w::NAMES.iter().position(|x| *x == n) {
+                        Some(i) => opts.tuned[i] = true,
+                        None => usage(&format!("no weight {n:?}")),
+                    }
+                }
+            }
+            _ => opts.dirs.push(a),
         }
     }
-    false
+    if opts.dirs.is_empty() {
+        usage("no record directory");
+    }
+    opts
 }
 
-fn fit_k(samples: &[Sample], weights: &Weights) -> f64 {
+fn usage(msg: &str) -> ! {
+    eprintln!("{msg}\nusage: xiangqi_tune [--lambda L] [--steps N] [--only a,b] RECORD_DIR...");
+    std::process::exit(2);
+}
+
+fn to_f64(weights: &Weights) -> [f64; N] {
+    std::array::from_fn(|i| weights.0[i] as f64)
+}
+
+fn dot(f: &[f64; N], w: &[f64; N]) -> f64 {
+    f.iter().zip(w).map(|(a, b)| a * b).sum()
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Cross-entropy of a predicted red score `p` against the result `y`.
+fn logistic_loss(p: f64, y: f64) -> f64 {
+    let p = p.clamp(1e-9, 1.0 - 1e-9);
+    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+}
+
+/// Mean loss of the training and the held-out positions under the linear model.
+fn losses(samples: &[Sample], weights: &[f64; N], k: f64) -> (f64, f64) {
+    let mut sum = [0.0; 2];
+    let mut count = [0usize; 2];
+    for s in samples {
+        let i = s.held_out as usize;
+        sum[i] += logistic_loss(sigmoid(k * dot(&s.features, weights)), s.result);
+        count[i] += 1;
+    }
+    (
+        sum[0] / count[0].max(1) as f64,
+        sum[1] / count[1].max(1) as f64,
+    )
+}
+
+/// Held-out loss through the real (integer) evaluation.
+fn exact_loss(samples: &[Sample], weights: &Weights, k: f64) -> f64 {
+    let held: Vec<&Sample> = samples.iter().filter(|s| s.held_out).collect();
+    let total: f64 = held
+        .iter()
+        .map(|s| logistic_loss(sigmoid(k * red_eval(&s.board, weights) as f64), s.result))
+        .sum();
+    total / held.len().max(1) as f64
+}
+
+fn fit_k(samples: &[Sample], weights: &[f64; N]) -> f64 {
     let mut best = (f64::MAX, 0.0);
-    let mut k = 0.0005;
-    while k < 0.02 {
-        let e = error(samples, weights, k);
-        if e < best.0 {
-            best = (e, k);
+    for step in 1..=200 {
+        let k = step as f64 * 0.0001;
+        let (train, _) = losses(samples, weights, k);
+        if train < best.0 {
+            best = (train, k);
         }
-        k += 0.0005;
     }
     best.1
 }
 
-fn error(samples: &[Sample], weights: &Weights, k: f64) -> f64 {
-    let total: f64 = samples
-        .iter()
-        .map(|s| {
-            let v = evaluate(&s.board, weights);
-            let red = if s.board.side_to_move() == Side::White {
-                v
-            } else {
-                -v
-            };
-            let p = 1.0 / (1.0 + (-k * red as f64).exp());
-            (s.result - p).powi(2)
-        })
-        .sum();
-    total / samples.len().max(1) as f64
+/// Adam on the regularised training loss; weights stay between half and twice (+10) their
+/// current values.
+fn descend(samples: &[Sample], opts: &Options, mut k: f64) -> ([f64; N], f64) {
+    let w0 = to_f64(&DEFAULT_WEIGHTS);
+    let scale: [f64; N] = std::array::from_fn(|i| w0[i].abs().max(20.0));
+    let mut wt = w0;
+    let (mut m, mut v) = ([0.0; N], [0.0; N]);
+    let (b1, b2, rate) = (0.9, 0.999, 0.5);
+    let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
+    for t in 1..=opts.steps {
+        let mut grad = [0.0; N];
+        for s in &train {
+            let err = sigmoid(k * dot(&s.features, &wt)) - s.result;
+            for (g, f) in grad.iter_mut().zip(&s.features) {
+                *g += err * k * f;
+            }
+        }
+        for i in 0..N {
+            if !opts.tuned[i] {
+                continue;
+            }
+            let g = grad[i] / train.len() as f64
+                + 2.0 * opts.lambda * (wt[i] - w0[i]) / (scale[i] * scale[i]);
+            m[i] = b1 * m[i] + (1.0 - b1) * g;
+            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+            let mh = m[i] / (1.0 - f64::powi(b1, t as i32));
+            let vh = v[i] / (1.0 - f64::powi(b2, t as i32));
+            wt[i] -= rate * mh / (vh.sqrt() + 1e-12);
+            wt[i] = wt[i].clamp(w0[i] / 2.0, w0[i] * 2.0 + 10.0);
+        }
+        if t % 500 == 0 {
+            // K and the weights' overall scale trade off; the anchored chariot keeps the
+            // scale, K follows the weights.
+            k = fit_k(samples, &wt);
+            let (tr, va) = losses(samples, &wt, k);
+            eprintln!("step {t}: K {k:.5} loss train {tr:.6} held out {va:.6}");
+        }
+    }
+    (wt, k)
 }
 
-fn load_dir(dir: &Path, out: &mut Vec<Sample>) {
+/// The evaluation from red's view.
+fn red_eval(board: &Board, weights: &Weights) -> i32 {
+    let v = evaluate(board, weights);
+    if board.side_to_move() == Side::White {
+        v
+    } else {
+        -v
+    }
+}
+
+/// The evaluation per unit of each weight (exact up to the evaluation's integer rounding,
+/// made small by measuring with a large weight).
+fn features(board: &Board) -> [f64; N] {
+    const UNIT: i32 = 1000;
+    std::array::from_fn(|i| {
+        let mut one = Weights([0; N]);
+        one.0[i] = UNIT;
+        red_eval(board, &one) as f64 / UNIT as f64
+    })
+}
+
+fn load_dir(dir: &Path, out: &mut Vec<Sample>, games: &mut usize) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         eprintln!("cannot read {}", dir.display());
         return;
     };
-    for e in entries.flatten() {
-        if let Ok(text) = std::fs::read_to_string(e.path()) {
-            load_record(&text, out);
+    let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        if let Ok(text) = std::fs::read_to_string(&path)
+            && load_record(&text, out, games.is_multiple_of(5))
+        {
+            *games += 1;
         }
     }
 }
 
-fn load_record(text: &str, out: &mut Vec<Sample>) {
+fn load_record(text: &str, out: &mut Vec<Sample>, held_out: bool) -> bool {
     let field = |key: &str| {
         text.lines()
             .find_map(|l| l.strip_prefix(key).map(|v| v.trim().to_string()))
@@ -122,29 +260,32 @@ fn load_record(text: &str, out: &mut Vec<Sample>) {
     let (Some(start), Some(moves), Some(result)) =
         (field("start "), field("moves "), field("result "))
     else {
-        return;
+        return false;
     };
     let result = match result.as_str() {
         "red" => 1.0,
         "black" => 0.0,
         "draw" => 0.5,
-        _ => return,
+        _ => return false,
     };
     let Ok(mut pos) = Xiangqi::from_text(&NoVariant, &start) else {
-        return;
+        return false;
     };
     for (ply, text) in moves.split(',').enumerate() {
         let Ok(mv) = pos.parse_move(text) else {
-            return;
+            return true;
         };
         pos.play(&mv);
         if ply >= 10 && quiet(pos.board()) {
             out.push(Sample {
                 board: pos.board().clone(),
                 result,
+                features: features(pos.board()),
+                held_out,
             });
         }
     }
+    true
 }
 
 /// Not in check and no capture that wins material: the static evaluation is about the

@@ -5,6 +5,7 @@
 //! - [`sau`]: the SAU platform protocol (Connect6, Jiu, Gomoku);
 //! - [`uci`]: UCI as Pikafish speaks it, the Fairy-Stockfish dialect `uci-fsf`, and UCCI
 //!   (Xiangqi);
+//! - [`xboard`]: CECP (xboard/WinBoard), driven only (Xiangqi engines such as HoiXiangqi).
 //! - [`cloudict`]: the Connect6 program Cloudict's own protocol (driving only).
 //!
 //! Moves cross the protocol boundary as canonical move text ([`codec`]), so no protocol
@@ -21,6 +22,7 @@ pub mod process;
 pub mod sau;
 pub mod server;
 pub mod uci;
+pub mod xboard;
 
 use boyi_core::{Game, TextError};
 use boyi_engines::{Limits, Player};
@@ -39,16 +41,18 @@ pub enum Protocol {
     UciFsf,
     Ucci,
     Cloudict,
+    Xboard,
 }
 
 impl Protocol {
-    pub const ALL: [Protocol; 6] = [
+    pub const ALL: [Protocol; 7] = [
         Protocol::Gomocup,
         Protocol::Sau,
         Protocol::Uci,
         Protocol::UciFsf,
         Protocol::Ucci,
         Protocol::Cloudict,
+        Protocol::Xboard,
     ];
 
     pub fn name(self) -> &'static str {
@@ -59,6 +63,7 @@ impl Protocol {
             Protocol::UciFsf => "uci-fsf",
             Protocol::Ucci => "ucci",
             Protocol::Cloudict => "cloudict",
+            Protocol::Xboard => "xboard",
         }
     }
 
@@ -69,7 +74,7 @@ impl Protocol {
         match self {
             Protocol::Gomocup => !matches!(name, "connect6" | "jiu" | "xiangqi"),
             Protocol::Sau => name != "xiangqi",
-            Protocol::UciFsf => name == "xiangqi",
+            Protocol::UciFsf | Protocol::Xboard => name == "xiangqi",
             Protocol::Uci | Protocol::Ucci => !matches!(name, "connect6" | "jiu"),
             Protocol::Cloudict => name == "connect6",
         }
@@ -95,7 +100,7 @@ impl FromStr for Protocol {
             .find(|p| p.name() == s.to_ascii_lowercase())
             .ok_or_else(|| {
                 text_err!(
-                    "unknown protocol {s:?} (expected gomocup, sau, uci, uci-fsf, ucci or cloudict)"
+                    "unknown protocol {s:?} (expected gomocup, sau, uci, uci-fsf, ucci, xboard or cloudict)"
                 )
             })
     }
@@ -158,6 +163,11 @@ pub fn serve<G: Game>(
                 "Boyi drives Cloudict engines but does not serve its protocol"
             ));
         }
+        Protocol::Xboard => {
+            return Err(text_err!(
+                "Boyi drives xboard engines but does not serve the xboard protocol"
+            ));
+        }
     }
     Ok(())
 }
@@ -177,6 +187,7 @@ pub fn external<G: Game>(
         Protocol::UciFsf => Box::new(uci::UciDriver::new(Dialect::Fsf)),
         Protocol::Ucci => Box::new(uci::UciDriver::new(Dialect::Ucci)),
         Protocol::Cloudict => Box::new(cloudict::CloudictDriver::new()),
+        Protocol::Xboard => Box::new(xboard::XboardDriver::new()),
     };
     let name = format!("cmd:\"{command}\"@{protocol}");
     Ok(Box::new(ExternalPlayer::new(process, driver, name, opts)))

@@ -76,19 +76,21 @@ pub mod w {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Weights(pub [i32; w::COUNT]);
 
-/// The tuned defaults.
+/// The defaults: hand-set values, then the material, mobility and PST-scale weights fitted by
+/// the Texel tuner (`examples/xiangqi_tune.rs`) on 600 self-play games and kept after a match
+/// against the hand-set values (docs/xiangqi-engine.md).
 pub const DEFAULT_WEIGHTS: Weights = Weights([
-    200, 180, // advisor
-    200, 180, // elephant
-    400, 450, // horse
-    950, 1000, // chariot
-    450, 420, // cannon
-    90, 120, // pawn
-    4, 4, // chariot mobility per square
-    10, 10, // horse mobility per jump
-    3, 2, // cannon mobility per square
+    191, 129, // advisor
+    182, 102, // elephant
+    435, 408, // horse
+    950, 1268, // chariot
+    519, 384, // cannon
+    84, 124, // pawn
+    5, 5, // chariot mobility per square
+    11, 10, // horse mobility per jump
+    3, 1, // cannon mobility per square
     15, 30, // connected crossed pawns
-    100, 100, // pst scale (percent)
+    104, 100, // pst scale (percent)
     18, 22, // missing advisor (per enemy chariot/horse), missing elephant (per cannon)
     25, 60, // cannon on the king's file with one screen / with none
     30, // chariot on an open file into the palace

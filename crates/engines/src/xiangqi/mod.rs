@@ -117,8 +117,16 @@ impl Default for Config {
 }
 
 fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Xiangqi>>, TextError> {
-    spec.allow(&["hash", "threads", "level", "depth", "contempt"])?;
+    let mut known = vec!["hash", "threads", "level", "depth", "contempt"];
+    known.extend(eval::w::NAMES);
+    spec.allow(&known)?;
     let mut config = Config::default();
+    // Any evaluation weight by name, for matches between weight sets (tuning checks).
+    for (i, name) in eval::w::NAMES.iter().enumerate() {
+        if let Some(v) = spec.number::<i32>(name)? {
+            config.weights.0[i] = v;
+        }
+    }
     if let Some(mb) = spec.number::<usize>("hash")? {
         config.hash_mb = mb.clamp(1, 16384);
     }

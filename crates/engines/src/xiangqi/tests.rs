@@ -94,4 +94,6 @@ fn options_are_checked() {
     assert!(err("strong?level=21").contains("0 to 20"));
     assert!(err("strong?hsah=2").contains("no option"));
     assert!(err("seed004?depth=x").contains("not a valid number"));
+    assert!(err("strong?chariot_mg=big").contains("not a valid number"));
+    assert!(build::<Xiangqi>("strong?chariot_mg=990,tempo=8", BuildContext::default()).is_ok());
 }
