@@ -66,10 +66,10 @@ pub fn from_cloudict(text: &str) -> Result<String, TextError> {
 /// winning stone, so a pair that is illegal only for that reason is read as its winning stone.
 fn answer_move<G: Game>(game: &GameHistory<G>, sent: &str) -> Result<G::Move, PlayerError> {
     let canonical = from_cloudict(sent);
-    let pair = engine_move(game, sent, canonical.clone());
-    if pair.is_ok() {
-        return pair;
-    }
+    let refused = match engine_move(game, sent, canonical.clone()) {
+        Ok(mv) => return Ok(mv),
+        Err(e) => e,
+    };
     let pos = game.current();
     let winning_stone = canonical.ok().and_then(|text| {
         text.split_whitespace()
@@ -80,7 +80,7 @@ fn answer_move<G: Game>(game: &GameHistory<G>, sent: &str) -> Result<G::Move, Pl
                 after.outcome().and_then(|o| o.winner) == Some(pos.side_to_move())
             })
     });
-    winning_stone.ok_or_else(|| pair.err().expect("the pair was refused"))
+    winning_stone.ok_or(refused)
 }
 
 impl CloudictDriver {
