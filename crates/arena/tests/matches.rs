@@ -26,6 +26,7 @@ fn config(a: &str, b: &str, games: usize) -> MatchConfig<TicTacToe> {
         time_margin: Duration::from_millis(100),
         max_plies: None,
         sprt: None,
+        swap2: false,
     }
 }
 

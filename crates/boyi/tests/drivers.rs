@@ -52,6 +52,7 @@ fn driven_match<G: boyi_engines::GamePlayers>(
         time_margin: Duration::from_secs(1),
         max_plies: None,
         sprt: None,
+        swap2: false,
     };
     let mut records = Vec::new();
     let (wdl, _) = run_match(&cfg, |g, _| records.push(g.record.clone())).unwrap();
@@ -154,6 +155,7 @@ fn fairy_stockfish_plays_xiangqi() {
         time_margin: Duration::from_secs(1),
         max_plies: None,
         sprt: None,
+        swap2: false,
     };
     let mut records = Vec::new();
     run_match(&cfg, |g, _| records.push(g.record.clone())).unwrap();

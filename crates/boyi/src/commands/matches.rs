@@ -61,6 +61,10 @@ pub struct MatchArgs {
     /// Draw a game after this many plies.
     #[arg(long)]
     pub max_plies: Option<usize>,
+    /// Opening rule: `swap2` (Gomoku) lets the players place and choose the opening stones:
+    /// A opens in even games, B in odd ones.
+    #[arg(long, value_parser = ["none", "swap2"], conflicts_with_all = ["openings", "random_plies"])]
+    pub opening_rule: Option<String>,
     /// Milliseconds an engine may overrun its time before it loses on time.
     #[arg(long, default_value_t = 1000)]
     pub margin: u64,
@@ -113,6 +117,7 @@ fn run_game<G: boyi_engines::GamePlayers>(args: &MatchArgs) -> Result<()> {
         time_margin: margin,
         max_plies: args.max_plies,
         sprt: args.sprt.as_deref().map(Sprt::parse).transpose()?,
+        swap2: args.opening_rule.as_deref() == Some("swap2"),
     };
     let mut out = std::io::stdout().lock();
     boyi_arena::report::run_and_report(&cfg, args.out.as_deref(), &mut out)?;

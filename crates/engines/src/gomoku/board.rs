@@ -1,9 +1,13 @@
 //! The engine's Gomoku board: a padded array of cells with, for every point and direction,
 //! the 16-bit window key of its line, the pattern a stone there would make for each side, the
 //! point's threat class and value, and running sums of those values. Playing a stone updates
-//! only the 32 points whose windows contain it, so evaluation is never recomputed from scratch.
+//! only the 32 points whose windows contain it, so evaluation is never recomputed from scratch:
+//! each of those points changes one 2-bit field of one key, reads both sides' patterns from one
+//! precomputed table and, only when a pattern changed, re-reads its threat and value by a
+//! combination index kept up to date by addition. Occupied points keep only their keys; their
+//! patterns are read again when the stone is taken back.
 
-use super::pattern::{Combos, Pattern, Threat, shift, tables};
+use super::pattern::{COMBO_WEIGHT, Combos, Pattern, Threat, combo_index, pair_table, shift};
 use boyi_core::{Point, Side};
 use boyi_games::gomoku::{Gomoku, Variant, renju};
 use boyi_games::grid::{self, Board};
@@ -17,8 +21,10 @@ struct Cell {
     stone: u8,
     /// Window keys per direction.
     keys: [u16; 4],
-    /// Patterns per side and direction.
+    /// Patterns per side and direction (current on empty points only).
     pats: [[Pattern; 4]; 2],
+    /// Combination index of `pats` per side (see [`Combos`]).
+    combo: [u16; 2],
     threat: [Threat; 2],
     value: [i32; 2],
     /// Stones within the 5×5 square around the point.
@@ -32,7 +38,7 @@ pub struct EngineBoard {
     steps: [isize; 4],
     cells: Vec<Cell>,
     rule: Variant,
-    tables: [&'static [u8]; 2],
+    pairs: &'static [[Pattern; 2]],
     combos: &'static Combos,
     /// Σ of point values over empty points, per side.
     sums: [i32; 2],
@@ -68,10 +74,7 @@ impl EngineBoard {
                 width * width
             ],
             rule,
-            tables: [
-                &tables(exact(Side::Black)).by_side[0],
-                &tables(exact(Side::White)).by_side[1],
-            ],
+            pairs: pair_table(exact(Side::Black), exact(Side::White)),
             combos: Combos::get(),
             sums: [0; 2],
             threat_counts: [[0; 7]; 2],
@@ -132,10 +135,8 @@ impl EngineBoard {
                     key |= (self.cells[j].stone as u32) << shift(k as i32);
                 }
                 self.cells[i].keys[d] = key as u16;
-                for s in 0..2 {
-                    self.cells[i].pats[s][d] = Pattern::from_u8(self.tables[s][key as usize]);
-                }
             }
+            self.read_patterns(i);
             self.compute(i);
             let c = &mut self.cells[i];
             for s in 0..2 {
@@ -147,23 +148,24 @@ impl EngineBoard {
         }
     }
 
-    /// Sets the threat and value of point `i` from its patterns.
-    fn compute(&mut self, i: usize) {
+    /// Reads the patterns of point `i` from its keys, with their combination indices.
+    fn read_patterns(&mut self, i: usize) {
         let c = &mut self.cells[i];
+        for d in 0..4 {
+            let [b, w] = self.pairs[c.keys[d] as usize];
+            c.pats[0][d] = b;
+            c.pats[1][d] = w;
+        }
         for s in 0..2 {
-            (c.threat[s], c.value[s]) = self.combos.of(c.pats[s]);
+            c.combo[s] = combo_index(c.pats[s]) as u16;
         }
     }
 
-    /// Recomputes the threat and value of the empty point `i`, keeping the sums.
-    fn refresh(&mut self, i: usize) {
+    /// Sets the threat and value of point `i` from its combination indices.
+    fn compute(&mut self, i: usize) {
         let c = &mut self.cells[i];
         for s in 0..2 {
-            self.sums[s] -= c.value[s];
-            self.threat_counts[s][c.threat[s] as usize] -= 1;
-            (c.threat[s], c.value[s]) = self.combos.of(c.pats[s]);
-            self.sums[s] += c.value[s];
-            self.threat_counts[s][c.threat[s] as usize] += 1;
+            (c.value[s], c.threat[s]) = self.combos.at(c.combo[s] as usize);
         }
     }
 
@@ -290,6 +292,7 @@ impl EngineBoard {
         self.hash ^= grid::stone_key(p, self.side);
         self.cells[i].stone = grid::EMPTY;
         self.update_around(i, 0);
+        self.read_patterns(i);
         self.compute(i);
         for t in 0..2 {
             self.sums[t] += self.cells[i].value[t];
@@ -300,32 +303,50 @@ impl EngineBoard {
     /// Writes `code` (a stone, or 0 to clear) into the windows of the 32 points around `i`.
     fn update_around(&mut self, i: usize, code: u32) {
         let delta: i8 = if code == 0 { -1 } else { 1 };
-        for dr in -2..=2isize {
-            for dc in -2..=2isize {
-                let j = (i as isize + dr * self.width as isize + dc) as usize;
-                let n = &mut self.cells[j].near;
-                *n = n.wrapping_add_signed(delta);
+        let w = self.width;
+        for row in [i - 2 * w - 2, i - w - 2, i - 2, i + w - 2, i + 2 * w - 2] {
+            for c in &mut self.cells[row..row + 5] {
+                c.near = c.near.wrapping_add_signed(delta);
             }
         }
         for d in 0..4 {
-            for k in (-4..=4isize).filter(|&k| k != 0) {
-                let j = (i as isize - k * self.steps[d]) as usize;
-                if self.cells[j].stone == WALL {
-                    continue;
-                }
+            let step = self.steps[d];
+            for k in [-4isize, -3, -2, -1, 1, 2, 3, 4] {
+                let j = (i as isize - k * step) as usize;
                 // In j's window, i sits at offset k.
-                let sh = shift(k as i32);
-                let c = &mut self.cells[j];
-                let key = (c.keys[d] as u32 & !(3 << sh)) | (code << sh);
-                c.keys[d] = key as u16;
-                for s in 0..2 {
-                    c.pats[s][d] = Pattern::from_u8(self.tables[s][key as usize]);
-                }
-                // Occupied points get their threat and value back when they are emptied.
-                if c.stone == grid::EMPTY {
-                    self.refresh(j);
-                }
+                self.update_key(j, d, shift(k as i32), code);
             }
+        }
+    }
+
+    /// Sets the 2-bit field at `sh` of point `j`'s key in direction `d` to `code`, and on an
+    /// empty point the patterns, threats and values that follow from it.
+    #[inline]
+    fn update_key(&mut self, j: usize, d: usize, sh: u32, code: u32) {
+        let c = &mut self.cells[j];
+        if c.stone == WALL {
+            return;
+        }
+        let key = (c.keys[d] as u32 & !(3 << sh)) | (code << sh);
+        c.keys[d] = key as u16;
+        if c.stone != grid::EMPTY {
+            return;
+        }
+        let new = self.pairs[key as usize];
+        let weight = COMBO_WEIGHT[d];
+        for s in 0..2 {
+            let old = c.pats[s][d];
+            if old == new[s] {
+                continue;
+            }
+            c.pats[s][d] = new[s];
+            c.combo[s] = c.combo[s] + new[s] as u16 * weight - old as u16 * weight;
+            // The sums and counts are other fields, so this is `refresh` without a reborrow.
+            self.sums[s] -= c.value[s];
+            self.threat_counts[s][c.threat[s] as usize] -= 1;
+            (c.value[s], c.threat[s]) = self.combos.at(c.combo[s] as usize);
+            self.sums[s] += c.value[s];
+            self.threat_counts[s][c.threat[s] as usize] += 1;
         }
     }
 
@@ -389,9 +410,12 @@ impl EngineBoard {
             && self.points.iter().all(|&i| {
                 let (a, b) = (&fresh.cells[i], &self.cells[i]);
                 a.keys == b.keys
-                    && a.pats == b.pats
                     && a.near == b.near
-                    && (b.stone != grid::EMPTY || (a.value == b.value && a.threat == b.threat))
+                    && (b.stone != grid::EMPTY
+                        || (a.pats == b.pats
+                            && a.combo == b.combo
+                            && a.value == b.value
+                            && a.threat == b.threat))
             })
     }
 }

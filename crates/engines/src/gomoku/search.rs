@@ -113,7 +113,6 @@ impl Engine {
             info(b, &found);
             return Some(found);
         }
-        self.deadline = Some(deadline);
         let max_depth = match (limits.depth, limits.infinite, budget, limits.nodes) {
             (Some(d), _, _, _) => d,
             (None, true, _, _) | (None, _, Some(_), _) | (None, _, _, Some(_)) => 60,
@@ -127,6 +126,19 @@ impl Engine {
             nodes: 0,
         };
         for depth in 1..=max_depth {
+            // The first iteration gets twice the time (it is short, and it sees every
+            // immediate threat), so a loaded machine does not make the engine play a move
+            // it has not searched.
+            self.deadline = Some(if depth == 1 {
+                let mut first = limits.clone();
+                if let Some(t) = budget {
+                    first.clock = None;
+                    first.movetime = Some(t * 2);
+                }
+                Deadline::new(&first, me, stop)
+            } else {
+                deadline.clone()
+            });
             let v = self.root(b, &root, depth as i32);
             if self.aborted && depth > 1 {
                 break;

@@ -5,7 +5,7 @@
 
 use super::Strong;
 use super::search::Config;
-use crate::player::{Limits, StopFlag};
+use crate::player::{Limits, StopFlag, Swap2Reply};
 use boyi_core::{Game, Point, Side, TextError};
 use boyi_games::gomoku::{Gomoku, Move, Variant};
 use std::time::Duration;
@@ -137,4 +137,47 @@ pub fn position(variant: Variant, size: usize, stones: &[Point]) -> Result<Gomok
         pos.play(&mv);
     }
     Ok(pos)
+}
+
+/// The engine's move in `pos` after `millis` of thought.
+fn best_move(pos: &Gomoku, millis: u64) -> Result<Point, TextError> {
+    let mut s = Strong::new(Config {
+        tt_entries: 1 << 18,
+        ..Config::default()
+    });
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(millis)),
+        ..Limits::default()
+    };
+    match s.think(pos, &limits, &StopFlag::new(), &mut |_| {}) {
+        Ok((Move::Stone(p), _)) => Ok(p),
+        _ => Err(text_err!("no stone to place in this opening")),
+    }
+}
+
+/// The swap2 decision for the player to decide in `pos`, thinking about `think` in all:
+/// three opening stones on the empty board; after three stones take black (`Swap`), stay
+/// white with the fourth stone, or add two; after five stones take black or play the sixth
+/// stone as white. `seed` picks the opening shape.
+pub fn swap2_decision(pos: &Gomoku, think: Duration, seed: u64) -> Result<Swap2Reply, TextError> {
+    let millis = (think.as_millis() as u64).max(30);
+    let stones = |ps: &[Point]| Swap2Reply::Stones(ps.iter().map(|p| p.to_string()).collect());
+    match pos.board().stones() {
+        0 => Ok(stones(&propose(pos.size(), seed)?)),
+        3 => Ok(match swap2_answer(pos, millis * 2 / 3) {
+            Swap2Answer::TakeBlack => Swap2Reply::Swap,
+            Swap2Answer::TakeWhite => stones(&[best_move(pos, millis / 3)?]),
+            Swap2Answer::AddTwo(w, b) => stones(&[w, b]),
+        }),
+        5 => {
+            if choose_colour(pos, millis / 2) == Side::Black {
+                Ok(Swap2Reply::Swap)
+            } else {
+                Ok(stones(&[best_move(pos, millis / 2)?]))
+            }
+        }
+        n => Err(text_err!(
+            "a swap2 decision comes after 0, 3 or 5 stones, not {n}"
+        )),
+    }
 }
