@@ -5,7 +5,9 @@
 //! each of those points changes one 2-bit field of one key, reads both sides' patterns from one
 //! precomputed table and, only when a pattern changed, re-reads its threat and value by a
 //! combination index kept up to date by addition. Occupied points keep only their keys; their
-//! patterns are read again when the stone is taken back.
+//! patterns are read again when the stone is taken back. Bit sets of the empty points with a
+//! four (or a three) per side and of the candidate zone let the searches visit those points
+//! alone instead of scanning the board.
 
 use super::pattern::{COMBO_WEIGHT, Combos, Pattern, Threat, combo_index, pair_table, shift};
 use boyi_core::{Point, Side};
@@ -31,6 +33,36 @@ struct Cell {
     near: u8,
 }
 
+/// A set of board indices.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(len: usize) -> Bits {
+        Bits(vec![0; len.div_ceil(64)])
+    }
+
+    #[inline]
+    fn put(&mut self, i: usize, on: bool) {
+        let (w, b) = (i / 64, i % 64);
+        self.0[w] = (self.0[w] & !(1 << b)) | (u64::from(on) << b);
+    }
+
+    /// The indices in increasing order (the board's point order).
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let b = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    w * 64 + b
+                })
+            })
+        })
+    }
+}
+
 #[derive(Clone)]
 pub struct EngineBoard {
     size: usize,
@@ -44,6 +76,11 @@ pub struct EngineBoard {
     sums: [i32; 2],
     /// Empty points per side and threat class.
     threat_counts: [[u16; 7]; 2],
+    /// Empty points where each side has a threat of at least a four, of at least a three.
+    fours: [Bits; 2],
+    threes: [Bits; 2],
+    /// Empty points with a stone within two points.
+    zone: Bits,
     side: Side,
     hash: u64,
     history: Vec<usize>,
@@ -78,6 +115,9 @@ impl EngineBoard {
             combos: Combos::get(),
             sums: [0; 2],
             threat_counts: [[0; 7]; 2],
+            fours: [Bits::new(width * width), Bits::new(width * width)],
+            threes: [Bits::new(width * width), Bits::new(width * width)],
+            zone: Bits::new(width * width),
             side: Side::Black,
             hash: 0,
             history: Vec::with_capacity(size * size),
@@ -145,7 +185,34 @@ impl EngineBoard {
                     self.threat_counts[s][c.threat[s] as usize] += 1;
                 }
             }
+            self.mark(i);
         }
+    }
+
+    /// Puts point `i` into the threat and zone sets it belongs to (none when occupied).
+    fn mark(&mut self, i: usize) {
+        let c = &self.cells[i];
+        let empty = c.stone == grid::EMPTY;
+        for s in 0..2 {
+            self.fours[s].put(i, empty && c.threat[s] >= Threat::Four);
+            self.threes[s].put(i, empty && c.threat[s] >= Threat::Three);
+        }
+        self.zone.put(i, empty && c.near > 0);
+    }
+
+    /// Empty points where `s` has at least a four, in point order.
+    pub fn fours(&self, s: Side) -> impl Iterator<Item = usize> + '_ {
+        self.fours[s.index()].iter()
+    }
+
+    /// Empty points where `s` has at least a three, in point order.
+    pub fn threes(&self, s: Side) -> impl Iterator<Item = usize> + '_ {
+        self.threes[s.index()].iter()
+    }
+
+    /// Empty points with a stone within two points, in point order.
+    pub fn zone(&self) -> impl Iterator<Item = usize> + '_ {
+        self.zone.iter()
     }
 
     /// Reads the patterns of point `i` from its keys, with their combination indices.
@@ -273,6 +340,7 @@ impl EngineBoard {
         self.grid.set(p, stone);
         self.hash ^= grid::stone_key(p, s);
         self.update_around(i, stone as u32);
+        self.mark(i);
         self.history.push(i);
         if wins {
             self.winner = Some(s);
@@ -298,6 +366,7 @@ impl EngineBoard {
             self.sums[t] += self.cells[i].value[t];
             self.threat_counts[t][self.cells[i].threat[t] as usize] += 1;
         }
+        self.mark(i);
     }
 
     /// Writes `code` (a stone, or 0 to clear) into the windows of the 32 points around `i`.
@@ -305,8 +374,11 @@ impl EngineBoard {
         let delta: i8 = if code == 0 { -1 } else { 1 };
         let w = self.width;
         for row in [i - 2 * w - 2, i - w - 2, i - 2, i + w - 2, i + 2 * w - 2] {
-            for c in &mut self.cells[row..row + 5] {
+            for j in row..row + 5 {
+                let c = &mut self.cells[j];
                 c.near = c.near.wrapping_add_signed(delta);
+                let on = c.stone == grid::EMPTY && c.near > 0;
+                self.zone.put(j, on);
             }
         }
         for d in 0..4 {
@@ -347,6 +419,8 @@ impl EngineBoard {
             (c.value[s], c.threat[s]) = self.combos.at(c.combo[s] as usize);
             self.sums[s] += c.value[s];
             self.threat_counts[s][c.threat[s] as usize] += 1;
+            self.fours[s].put(j, c.threat[s] >= Threat::Four);
+            self.threes[s].put(j, c.threat[s] >= Threat::Three);
         }
     }
 
@@ -407,6 +481,9 @@ impl EngineBoard {
         fresh.rebuild();
         fresh.sums == self.sums
             && fresh.threat_counts == self.threat_counts
+            && fresh.fours == self.fours
+            && fresh.threes == self.threes
+            && fresh.zone == self.zone
             && self.points.iter().all(|&i| {
                 let (a, b) = (&fresh.cells[i], &self.cells[i]);
                 a.keys == b.keys

@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 const INF: i32 = MATE + 1;
 const WIN_BOUND: i32 = MATE - 1000;
 const MAX_PLY: usize = 128;
+/// Iterations searched even past the time budget (within three times it).
+const MIN_DEPTH: u32 = 3;
 
 #[derive(Debug, Clone, Copy, Default)]
 struct TtEntry {
@@ -126,14 +128,14 @@ impl Engine {
             nodes: 0,
         };
         for depth in 1..=max_depth {
-            // The first iteration gets twice the time (it is short, and it sees every
-            // immediate threat), so a loaded machine does not make the engine play a move
-            // it has not searched.
-            self.deadline = Some(if depth == 1 {
+            // The first iterations get up to three times the time: they are short (a few
+            // thousand nodes), and a shallower search misjudges threes, so a loaded machine
+            // does not make the engine play a move it has hardly searched.
+            self.deadline = Some(if depth <= MIN_DEPTH {
                 let mut first = limits.clone();
                 if let Some(t) = budget {
                     first.clock = None;
-                    first.movetime = Some(t * 2);
+                    first.movetime = Some(t * 3);
                 }
                 Deadline::new(&first, me, stop)
             } else {
@@ -156,7 +158,7 @@ impl Engine {
             best.nodes = self.nodes;
             info(b, &best);
             let spent = started.elapsed();
-            let out_of_time = budget.is_some_and(|t| spent * 2 > t);
+            let out_of_time = budget.is_some_and(|t| spent * 2 > t) && depth >= MIN_DEPTH;
             if self.aborted || v.abs() > WIN_BOUND || out_of_time {
                 break;
             }
@@ -473,21 +475,15 @@ impl Engine {
         }
         self.scratch = f;
         let defend = b.count_at_least(!me, Threat::FlexFour) > 0;
-        for n in 0..b.points.len() {
-            let i = b.points[n];
-            if !b.is_empty(i) || !b.is_near(i) {
-                continue;
-            }
+        for i in b.zone() {
             let (mine, theirs) = (b.threat(i, me), b.threat(i, !me));
             if defend && mine < Threat::Four && theirs < Threat::Four {
-                continue;
-            }
-            if !b.is_legal_for(i, me) {
                 continue;
             }
             let score = b.value(i, me) * 5 / 4 + b.value(i, !me) + b.near(i) as i32;
             out.push((i, score));
         }
+        out.retain(|&(i, _)| b.is_legal_for(i, me));
         out.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
     }
 }
