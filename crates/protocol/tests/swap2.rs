@@ -65,7 +65,7 @@ fn the_opener_places_three_stones() {
 #[test]
 fn a_clearly_better_black_is_taken() {
     // Black has two stones together in the centre, white's one is in a corner.
-    let a = answers("START 15\nINFO timeout_turn 300\nSWAP2BOARD\n7,7\n0,0\n8,7\nDONE\nEND\n");
+    let a = answers("START 15\nINFO timeout_turn 1500\nSWAP2BOARD\n7,7\n0,0\n8,7\nDONE\nEND\n");
     assert_eq!(a[1], "SWAP", "{a:?}");
 }
 

@@ -28,19 +28,28 @@ const OPENINGS: [[(i8, i8); 3]; 4] = [
     [(0, 0), (0, 1), (3, 2)],
 ];
 
-/// The value of `pos` for the side to move, by a short search.
+/// The value of `pos` for the side to move, by two short fixed-depth searches (so the
+/// decision does not depend on the machine's load): the mean of depths 3 and 4, since an odd
+/// depth flatters the side to move and an even one the other side. `millis` bounds each.
 fn value(pos: &Gomoku, millis: u64) -> i32 {
     let mut s = Strong::new(Config {
         tt_entries: 1 << 16,
+        vct: false,
         ..Config::default()
     });
-    let limits = Limits {
-        movetime: Some(Duration::from_millis(millis)),
-        ..Limits::default()
-    };
-    s.think(pos, &limits, &StopFlag::new(), &mut |_| {})
-        .map(|(_, v)| v)
-        .unwrap_or(0)
+    let mut total = 0;
+    for depth in [3, 4] {
+        let limits = Limits {
+            depth: Some(depth),
+            movetime: Some(Duration::from_millis(millis.max(1000))),
+            ..Limits::default()
+        };
+        total += s
+            .think(pos, &limits, &StopFlag::new(), &mut |_| {})
+            .map(|(_, v)| v.clamp(-5000, 5000))
+            .unwrap_or(0);
+    }
+    total / 2
 }
 
 /// Three opening stones (black, white, black) for swap1 or swap2 on a board of `size` lines;
