@@ -273,9 +273,10 @@ fn swap2_opening<G: boyi_engines::GamePlayers>(
     let mut ask = |n: usize, game: &mut GameHistory<G>, allowed: &[usize]| {
         let reply = players[n].swap2(game, &limits).map_err(|e| (n, e))?;
         match reply {
-            Swap2Reply::Swap if !allowed.contains(&0) => {
-                Err((n, PlayerError::Protocol("SWAP is not an option here".into())))
-            }
+            Swap2Reply::Swap if !allowed.contains(&0) => Err((
+                n,
+                PlayerError::Protocol("SWAP is not an option here".into()),
+            )),
             Swap2Reply::Swap => Ok(0),
             Swap2Reply::Stones(stones) if !allowed.contains(&stones.len()) => Err((
                 n,

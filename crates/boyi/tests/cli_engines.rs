@@ -29,8 +29,12 @@ fn stderr_of_failure(args: &[&str]) -> String {
 /// The last line `score <value> bestmove <move>`: returns (value, move).
 fn score_line(text: &str) -> (String, String) {
     let last = text.lines().last().expect("output");
-    let rest = last.strip_prefix("score ").unwrap_or_else(|| panic!("{last}"));
-    let (value, mv) = rest.split_once(" bestmove ").unwrap_or_else(|| panic!("{last}"));
+    let rest = last
+        .strip_prefix("score ")
+        .unwrap_or_else(|| panic!("{last}"));
+    let (value, mv) = rest
+        .split_once(" bestmove ")
+        .unwrap_or_else(|| panic!("{last}"));
     let ok = value.parse::<i64>().is_ok()
         || value
             .strip_prefix("mate ")
@@ -45,7 +49,14 @@ const GOMOKU_VCF: &str = "15/15/15/15/15/15/15/15/4x10/5x9/6x8/7o7/4o10/o14/15 b
 
 #[test]
 fn analyze_gomoku_ends_with_the_score_line() {
-    let out = stdout(&["analyze", "gomoku", "--position", GOMOKU_FOUR, "--depth", "3"]);
+    let out = stdout(&[
+        "analyze",
+        "gomoku",
+        "--position",
+        GOMOKU_FOUR,
+        "--depth",
+        "3",
+    ]);
     assert!(out.lines().any(|l| l.starts_with("info depth")), "{out}");
     assert_eq!(score_line(&out), ("mate 1".to_string(), "e4".to_string()));
     let out = stdout(&[
@@ -69,7 +80,10 @@ fn analyze_connect6_ends_with_the_score_line() {
     assert!(value.starts_with("mate "), "{out}");
     // Two stones that complete six on the black row.
     let stones: Vec<&str> = mv.split(' ').collect();
-    assert!(stones.len() <= 2 && stones.iter().all(|s| s.ends_with("11")), "{mv}");
+    assert!(
+        stones.len() <= 2 && stones.iter().all(|s| s.ends_with("11")),
+        "{mv}"
+    );
     let out = stdout(&[
         "analyze",
         "connect6",
@@ -86,13 +100,24 @@ fn analyze_connect6_ends_with_the_score_line() {
 fn analyze_rejects_bad_positions() {
     for (game, pos, part) in [
         ("gomoku", "15/15/15 b", "rows"),
-        ("gomoku", "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 q", "side"),
+        (
+            "gomoku",
+            "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 q",
+            "side",
+        ),
         ("connect6", "19/19 b", "rows"),
     ] {
         let err = stderr_of_failure(&["analyze", game, "--position", pos, "--depth", "1"]);
         assert!(err.contains(part), "{game} {pos}: {err}");
     }
-    let err = stderr_of_failure(&["analyze", "gomoku", "--position", "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 b", "--variant", "caro"]);
+    let err = stderr_of_failure(&[
+        "analyze",
+        "gomoku",
+        "--position",
+        "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 b",
+        "--variant",
+        "caro",
+    ]);
     assert!(err.contains("caro"), "{err}");
 }
 
@@ -114,7 +139,14 @@ fn bench_prints_a_signature_and_speed() {
 
 #[test]
 fn solve_gomoku_reports_the_vcf_and_the_score_line() {
-    let out = stdout(&["solve", "gomoku", "--position", GOMOKU_VCF, "--budget-ms", "1000"]);
+    let out = stdout(&[
+        "solve",
+        "gomoku",
+        "--position",
+        GOMOKU_VCF,
+        "--budget-ms",
+        "1000",
+    ]);
     let first = out.lines().next().unwrap();
     assert!(first.starts_with("win vcf "), "{out}");
     let (value, mv) = score_line(&out);

@@ -7,8 +7,8 @@
 
 use boyi_core::{Game, Point, Side};
 use boyi_engines::gomoku::solve;
-use boyi_games::grid;
 use boyi_games::gomoku::{Gomoku, Move, Variant};
+use boyi_games::grid;
 use std::time::{Duration, Instant};
 
 const SUITE: &str = include_str!("data/renju_vcf.txt");
@@ -21,7 +21,11 @@ fn suite() -> Vec<(Gomoku, Vec<String>)> {
         .map(|l| {
             let (pos, line) = l.split_once('|').expect("position | line");
             let pos = Gomoku::from_text(&Variant::Renju, pos.trim()).expect("renju position");
-            let line = line.trim().split(',').map(|m| m.trim().to_string()).collect();
+            let line = line
+                .trim()
+                .split(',')
+                .map(|m| m.trim().to_string())
+                .collect();
             (pos, line)
         })
         .collect()
@@ -65,7 +69,10 @@ fn check_vcf(pos: &Gomoku, line: &[String]) -> Result<(), String> {
                 (false, _) => Err(format!("{text} ends the game without a win")),
             };
         }
-        if five_points(&g, !attacker).iter().any(|&p| g.is_legal(&Move::Stone(p))) {
+        if five_points(&g, !attacker)
+            .iter()
+            .any(|&p| g.is_legal(&Move::Stone(p)))
+        {
             return Err(format!("after {text}: the defender can make five"));
         }
         let fives = five_points(&g, attacker);
@@ -79,13 +86,19 @@ fn check_vcf(pos: &Gomoku, line: &[String]) -> Result<(), String> {
             // Two five points, or one black may not take: the attacker wins next move.
             return match moves.next() {
                 None => Ok(()),
-                Some(m) => Err(format!("after the winning four {text} the line goes on with {m}")),
+                Some(m) => Err(format!(
+                    "after the winning four {text} the line goes on with {m}"
+                )),
             };
         };
         match moves.next() {
             Some(d) if *d == block.to_string() => g.play(&Move::Stone(block)),
             Some(d) => return Err(format!("after {text} the defence must be {block}, not {d}")),
-            None => return Err(format!("the line stops after {text} with the defence {block} open")),
+            None => {
+                return Err(format!(
+                    "the line stops after {text} with the defence {block} open"
+                ));
+            }
         }
     }
 }
@@ -128,7 +141,12 @@ fn solver_finds_every_position_within_a_second() {
     let mut worst = Duration::ZERO;
     for (n, (pos, line)) in suite().iter().enumerate() {
         let t = solved(n, pos);
-        println!("position {:2}: {:4} plies, {:.1} ms", n + 1, line.len(), t.as_secs_f64() * 1e3);
+        println!(
+            "position {:2}: {:4} plies, {:.1} ms",
+            n + 1,
+            line.len(),
+            t.as_secs_f64() * 1e3
+        );
         total += t;
         worst = worst.max(t);
     }

@@ -104,8 +104,12 @@ impl<G: Game> GomocupServer<G> {
             .ok_or_else(|| text_err!("this game has no swap2 opening"))?;
         let mut game = GameHistory::new(G::start(&self.variant, Some(self.size))?);
         for p in stones {
-            game.push_text(&p.to_string())
-                .map_err(|e| e.context(format!("stone {}", to_gomocup(&p.to_string(), self.size).unwrap_or_default())))?;
+            game.push_text(&p.to_string()).map_err(|e| {
+                e.context(format!(
+                    "stone {}",
+                    to_gomocup(&p.to_string(), self.size).unwrap_or_default()
+                ))
+            })?;
         }
         let side = game.current().side_to_move();
         let limits = self.limits(s, side);

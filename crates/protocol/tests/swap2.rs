@@ -2,7 +2,7 @@
 //! scripted input.
 
 use boyi_core::Game;
-use boyi_engines::{GamePlayers, Limits, build, BuildContext};
+use boyi_engines::{BuildContext, GamePlayers, Limits, build};
 use boyi_games::gomoku::{Gomoku, Variant};
 use boyi_protocol::{Protocol, ServeOptions, serve};
 use std::io::{Cursor, Write};
@@ -32,7 +32,14 @@ fn answers(input: &str) -> Vec<String> {
         swap2: Gomoku::swap2_hook(),
     };
     let player = build::<Gomoku>("strong", BuildContext::default()).unwrap();
-    serve(Protocol::Gomocup, player, opts, Cursor::new(input.to_string()), out.clone()).unwrap();
+    serve(
+        Protocol::Gomocup,
+        player,
+        opts,
+        Cursor::new(input.to_string()),
+        out.clone(),
+    )
+    .unwrap();
     let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
     text.lines()
         .filter(|l| !l.starts_with("MESSAGE"))
@@ -72,7 +79,8 @@ fn a_clearly_better_black_is_taken() {
 #[test]
 fn a_clearly_better_white_plays_on() {
     // After five stones white has two together in the centre and black three scattered.
-    let input = "START 15\nINFO timeout_turn 300\nSWAP2BOARD\n0,0\n7,7\n14,14\n8,8\n0,14\nDONE\nEND\n";
+    let input =
+        "START 15\nINFO timeout_turn 300\nSWAP2BOARD\n0,0\n7,7\n14,14\n8,8\n0,14\nDONE\nEND\n";
     let a = answers(input);
     let stones = points(&a[1]);
     assert_eq!(stones.len(), 1, "{a:?}");
@@ -90,9 +98,17 @@ fn the_second_player_answers_one_of_the_three_options() {
 
 #[test]
 fn bad_swap_boards_are_errors() {
-    let a = answers("START 15\nSWAP2BOARD\n7,7\n8,8\nDONE\nSWAP2BOARD\n7,7\n7,7\n8,8\nDONE\nSWAP2BOARD\nx,y\nDONE\nEND\n");
+    let a = answers(
+        "START 15\nSWAP2BOARD\n7,7\n8,8\nDONE\nSWAP2BOARD\n7,7\n7,7\n8,8\nDONE\nSWAP2BOARD\nx,y\nDONE\nEND\n",
+    );
     assert_eq!(a.len(), 4, "{a:?}");
-    assert!(a[1].starts_with("ERROR SWAP2BOARD") && a[1].contains("not 2"), "{a:?}");
-    assert!(a[2].starts_with("ERROR SWAP2BOARD") && a[2].contains("stone"), "{a:?}");
+    assert!(
+        a[1].starts_with("ERROR SWAP2BOARD") && a[1].contains("not 2"),
+        "{a:?}"
+    );
+    assert!(
+        a[2].starts_with("ERROR SWAP2BOARD") && a[2].contains("stone"),
+        "{a:?}"
+    );
     assert!(a[3].starts_with("ERROR SWAP2BOARD"), "{a:?}");
 }

@@ -7,9 +7,7 @@
 use super::analyze::builtin_spec;
 use super::rules::{PositionArgs, load};
 use anyhow::{Context, Result, anyhow};
-use boyi_engines::{
-    BuildContext, GameHistory, GamePlayers, Info, Limits, Score, StopFlag, build,
-};
+use boyi_engines::{BuildContext, GameHistory, GamePlayers, Info, Limits, Score, StopFlag, build};
 use boyi_games::with_game;
 use clap::Args;
 use std::time::Duration;

@@ -528,7 +528,10 @@ pub fn blockable(b: &Board6, s: Side) -> bool {
         let mut rest = gaps.iter().filter(|w| !w.contains(a));
         match rest.next() {
             None => true,
-            Some(w0) => w0.cells().iter().any(|&c| rest.clone().all(|w| w.contains(c))),
+            Some(w0) => w0
+                .cells()
+                .iter()
+                .any(|&c| rest.clone().all(|w| w.contains(c))),
         }
     })
 }

@@ -9,8 +9,8 @@ pub mod seed001;
 pub mod swap;
 pub mod threat;
 
-use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use crate::player::Swap2Reply;
+use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers, Solution, Swap2Hook};
 use board::EngineBoard;
 use boyi_core::{Game, TextError};
@@ -211,7 +211,8 @@ impl Player<Gomoku> for Strong {
         let think = limits
             .time_budget(pos.side_to_move())
             .unwrap_or(Duration::from_millis(300));
-        swap::swap2_decision(pos, think, self.seed).map_err(|e| PlayerError::Unsupported(e.to_string()))
+        swap::swap2_decision(pos, think, self.seed)
+            .map_err(|e| PlayerError::Unsupported(e.to_string()))
     }
 }
 

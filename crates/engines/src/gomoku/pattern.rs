@@ -269,7 +269,10 @@ pub fn pair_table(black_exact: bool, white_exact: bool) -> &'static [[Pattern; 2
     static TABLES: [OnceLock<Vec<[Pattern; 2]>>; 4] = [const { OnceLock::new() }; 4];
     let slot = usize::from(black_exact) * 2 + usize::from(white_exact);
     TABLES[slot].get_or_init(|| {
-        let (b, w) = (&tables(black_exact).by_side[0], &tables(white_exact).by_side[1]);
+        let (b, w) = (
+            &tables(black_exact).by_side[0],
+            &tables(white_exact).by_side[1],
+        );
         b.iter()
             .zip(w)
             .map(|(&x, &y)| [Pattern::from_u8(x), Pattern::from_u8(y)])

@@ -164,7 +164,49 @@ impl Engine {
             }
         }
         self.deadline = None;
+        if let Some(t) = budget
+            && best.value.abs() <= WIN_BOUND
+        {
+            self.avoid_threat_loss(b, &root, &mut best, started + t * 3 / 2);
+        }
         Some(best)
+    }
+
+    /// A shallow search can miss an opponent's win by threes and fours (a VCT). If the chosen
+    /// move allows one, the next root moves in order are tried until one does not (within
+    /// `until`); the replacement keeps the search's value.
+    fn avoid_threat_loss(
+        &mut self,
+        b: &mut EngineBoard,
+        root: &[usize],
+        best: &mut Found,
+        until: Instant,
+    ) {
+        let order =
+            std::iter::once(best.best).chain(root.iter().copied().filter(|&m| m != best.best));
+        for (n, m) in order.take(8).enumerate() {
+            if Instant::now() >= until {
+                return;
+            }
+            b.play(m);
+            self.threats.reset(20_000, Some(until));
+            let lost = self.threats.vcf(b, 20) || {
+                self.threats.reset(30_000, Some(until));
+                self.threats.vct(b, 6, 10)
+            };
+            let aborted = self.threats.aborted;
+            b.undo();
+            if aborted {
+                return;
+            }
+            if !lost {
+                if n > 0 {
+                    best.best = m;
+                    best.pv = vec![m];
+                }
+                return;
+            }
+        }
     }
 
     /// Forced wins by threats before the main search: VCF always, VCT within a share of the

@@ -42,7 +42,11 @@ pub fn collect(b: &mut EngineBoard, s: Side, min: Threat, out: &mut Vec<usize>) 
     } else if min >= Threat::Three {
         out.extend(b.threes(s).filter(|&i| b.threat(i, s) >= min));
     } else {
-        out.extend(b.points.iter().filter(|&&i| b.is_empty(i) && b.threat(i, s) >= min));
+        out.extend(
+            b.points
+                .iter()
+                .filter(|&&i| b.is_empty(i) && b.threat(i, s) >= min),
+        );
     }
     out.retain(|&i| b.is_legal_for(i, s));
 }
