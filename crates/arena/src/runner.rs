@@ -8,6 +8,7 @@ use crate::stats::{Sprt, Verdict, Wdl};
 use boyi_core::{Side, TextError};
 use boyi_engines::{
     BookPlayer, Clock, GameHistory, Limits, OpeningBook, Player, PlayerError, StopFlag,
+    Swap2Reply,
 };
 use boyi_protocol::driver::ExternalOptions;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -79,6 +80,9 @@ pub struct MatchConfig<G: boyi_engines::GamePlayers> {
     pub sprt: Option<Sprt>,
     /// Opening books of player A and player B (`None`: no book).
     pub books: [Option<OpeningBook>; 2],
+    /// Swap2 openings (Gomoku): in game `2k` A opens, in `2k+1` B; the players' choices
+    /// decide the colours.
+    pub swap2: bool,
 }
 
 /// One finished game.
@@ -173,6 +177,9 @@ pub fn play_game<G: boyi_engines::GamePlayers>(
     cfg: &MatchConfig<G>,
     index: usize,
 ) -> Result<GameResult, TextError> {
+    if cfg.swap2 {
+        return play_swap2_game(cfg, index);
+    }
     let opening = &cfg.openings[(index / 2) % cfg.openings.len()];
     let first = opening.current().side_to_move();
     // A plays the side to move after the opening in even games, the other side in odd ones.
@@ -227,6 +234,116 @@ pub fn play_game<G: boyi_engines::GamePlayers>(
         record,
         thinking,
     })
+}
+
+fn game_seed<G: boyi_engines::GamePlayers>(cfg: &MatchConfig<G>, index: usize) -> u64 {
+    cfg.seed
+        .wrapping_add(index as u64)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// Plays game `index` with a swap2 opening decided by the players, then on as usual.
+fn play_swap2_game<G: boyi_engines::GamePlayers>(
+    cfg: &MatchConfig<G>,
+    index: usize,
+) -> Result<GameResult, TextError> {
+    let seed = game_seed(cfg, index);
+    let mut by_player: Vec<Box<dyn Player<G>>> = Vec::with_capacity(2);
+    for (n, spec) in cfg.players.iter().enumerate() {
+        let mut p = spec
+            .build::<G>(seed ^ n as u64, cfg.external)
+            .map_err(|e| e.context(format!("player {spec}")))?;
+        p.new_game();
+        by_player.push(p);
+    }
+    let opener = index % 2;
+    let start = cfg.openings[0].clone();
+    let (black, game, lost) = match swap2_opening(cfg, start.clone(), &mut by_player, opener) {
+        Ok((black, game)) => (black, game, None),
+        Err((n, PlayerError::Unsupported(e))) => {
+            return Err(text_err!(
+                "player {} cannot play this game: {e}",
+                cfg.players[n]
+            ));
+        }
+        // A bad opening decision loses; the opener is taken as black for the record.
+        Err((n, e)) => (opener, start, Some((n, e))),
+    };
+    let a_side = if black == 0 { Side::Black } else { Side::White };
+    if black == 1 {
+        by_player.swap(0, 1);
+    }
+    let names = if black == 0 {
+        [cfg.players[0].to_string(), cfg.players[1].to_string()]
+    } else {
+        [cfg.players[1].to_string(), cfg.players[0].to_string()]
+    };
+    let opening_moves = game.moves().len();
+    let (winner, game, reason) = match lost {
+        Some((n, e)) => {
+            let loser = if n == black { Side::Black } else { Side::White };
+            (Some(loser.opponent()), game, format!("swap2 opening: {e}"))
+        }
+        None => play(cfg, game, &mut by_player).map_err(|(side, e)| {
+            text_err!("player {} cannot play this game: {e}", names[side.index()])
+        })?,
+    };
+    let a_score = match winner {
+        Some(w) if w == a_side => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    };
+    let record = Record::new(&game, names, opening_moves, winner, &reason);
+    Ok(GameResult {
+        index,
+        a_side,
+        a_score,
+        record,
+    })
+}
+
+/// Swap2: the opener places three stones (black, white, black); the other player takes
+/// black, plays the fourth stone as white, or adds two stones (white, black) and the opener
+/// then takes black or plays the sixth stone as white. Returns the index of the player who
+/// plays black and the game so far; errors name the player at fault.
+fn swap2_opening<G: boyi_engines::GamePlayers>(
+    cfg: &MatchConfig<G>,
+    mut game: GameHistory<G>,
+    players: &mut [Box<dyn Player<G>>],
+    opener: usize,
+) -> Result<(usize, GameHistory<G>), (usize, PlayerError)> {
+    let other = 1 - opener;
+    let limits = cfg.limits.clone();
+    let mut ask = |n: usize, game: &mut GameHistory<G>, allowed: &[usize]| {
+        let reply = players[n].swap2(game, &limits).map_err(|e| (n, e))?;
+        match reply {
+            Swap2Reply::Swap if !allowed.contains(&0) => Err((
+                n,
+                PlayerError::Protocol("SWAP is not an option here".into()),
+            )),
+            Swap2Reply::Swap => Ok(0),
+            Swap2Reply::Stones(stones) if !allowed.contains(&stones.len()) => Err((
+                n,
+                PlayerError::Protocol(format!("{} stones are not an option here", stones.len())),
+            )),
+            Swap2Reply::Stones(stones) => {
+                for st in &stones {
+                    game.push_text(st)
+                        .map_err(|e| (n, PlayerError::Illegal(e.to_string())))?;
+                }
+                Ok(stones.len())
+            }
+        }
+    };
+    ask(opener, &mut game, &[3])?;
+    match ask(other, &mut game, &[0, 1, 2])? {
+        0 => Ok((other, game)),
+        1 => Ok((opener, game)),
+        _ => match ask(opener, &mut game, &[0, 1])? {
+            0 => Ok((opener, game)),
+            _ => Ok((other, game)),
+        },
+    }
 }
 
 /// The winner, the game and the reason it ended.

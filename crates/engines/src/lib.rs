@@ -28,6 +28,9 @@ pub mod xiangqi;
 pub use book::{BookChoice, BookPlayer, OpeningBook};
 pub use player::{
     Clock, Deadline, GameHistory, Info, InfoSink, Limits, Player, PlayerError, Score, StopFlag,
+    Swap2Reply,
 };
-pub use registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers, Solution, build};
+pub use registry::{
+    BenchPosition, BuildContext, BuiltinSpec, GamePlayers, Solution, Swap2Hook, build,
+};
 pub use thread::{PlayerThread, SearchEvent};

@@ -244,6 +244,25 @@ pub trait Player<G: Game>: Send {
         stop: &StopFlag,
         info: InfoSink<'_>,
     ) -> Result<G::Move, PlayerError>;
+
+    /// A decision of the swap2 opening (Gomoku) in `game.current()`: on the empty board the
+    /// three opening stones; after three stones swap, play the next stone, or add two; after
+    /// five, swap or play the next stone. Players without swap openings say so.
+    fn swap2(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
+        let _ = (game, limits);
+        Err(PlayerError::Unsupported(format!(
+            "{} does not play swap2 openings",
+            self.name()
+        )))
+    }
+}
+
+/// A swap2 opening decision: take black and let the opponent play on as white, or the
+/// stones to place (canonical point texts, in order).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Swap2Reply {
+    Swap,
+    Stones(Vec<String>),
 }
 
 /// When a search must end: the stop flag, a time budget and a node budget, checked together.

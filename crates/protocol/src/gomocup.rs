@@ -3,6 +3,12 @@
 //! Coordinates are `x,y` from the top-left corner. Unsupported commands get `UNKNOWN`,
 //! bad ones `ERROR`; thinking goes out as `MESSAGE` lines.
 //!
+//! Swap2 openings come as `SWAP2BOARD`, the stones placed so far (`x,y` lines, black first,
+//! colours alternating), `DONE`. With no stones the engine answers three stones
+//! (`x,y x,y x,y`); with three or five it answers `SWAP` to take black (the opponent then
+//! plays on as white), one stone to play on as white, or — after three — two stones (white,
+//! black) that leave the choice of colour to the opponent.
+//!
 //! `INFO rule` bits map to variants: 0 `freestyle`, 1 `standard` (exactly five), 4 `renju`;
 //! continuous play (2) and Caro (8) are not supported.
 
@@ -11,7 +17,7 @@ use crate::driver::{Driver, engine_move, expect_line};
 use crate::process::EngineProcess;
 use crate::server::{Flow, Frontend, Session, split_word};
 use boyi_core::{Game, Point, Side, TextError};
-use boyi_engines::{Clock, GameHistory, Info, Limits, PlayerError};
+use boyi_engines::{Clock, GameHistory, Info, Limits, PlayerError, Swap2Hook, Swap2Reply};
 use std::time::{Duration, Instant};
 
 /// The variant name of a Gomocup rule number.
@@ -44,6 +50,9 @@ pub struct GomocupServer<G: Game> {
     size: usize,
     /// Stones of a `BOARD` being read: point and field (1 own, 2 opponent).
     board: Option<Result<Vec<(Point, u8)>, TextError>>,
+    /// Stones of a `SWAP2BOARD` being read.
+    swap_board: Option<Result<Vec<Point>, TextError>>,
+    swap2: Option<Swap2Hook<G>>,
     timeout_turn: Option<Duration>,
     time_left: Option<Duration>,
     about: String,
@@ -56,9 +65,62 @@ impl<G: Game> GomocupServer<G> {
             variant,
             size: 0,
             board: None,
+            swap_board: None,
+            swap2: None,
             timeout_turn: None,
             time_left: None,
             about,
+        }
+    }
+
+    /// Answers `SWAP2BOARD` with `hook` (no hook: the command is an error).
+    pub fn with_swap2(mut self, hook: Option<Swap2Hook<G>>) -> Self {
+        self.swap2 = hook;
+        self
+    }
+
+    fn swap_board_line(&mut self, line: &str, s: &mut Session<G>) {
+        if line.eq_ignore_ascii_case("DONE") {
+            let stones = self.swap_board.take().expect("reading a swap board");
+            match stones.and_then(|st| self.swap2_reply(&st, s)) {
+                Ok(reply) => s.send(&reply),
+                Err(e) => s.send(&format!("ERROR SWAP2BOARD: {e}")),
+            }
+            return;
+        }
+        let size = self.size;
+        if let Some(Ok(stones)) = &mut self.swap_board {
+            match gomocup_point(line, size) {
+                Ok(p) => stones.push(p),
+                Err(e) => self.swap_board = Some(Err(e)),
+            }
+        }
+    }
+
+    /// The engine's swap2 decision after `stones` (black, white, black, ...).
+    fn swap2_reply(&self, stones: &[Point], s: &Session<G>) -> Result<String, TextError> {
+        let hook = self
+            .swap2
+            .ok_or_else(|| text_err!("this game has no swap2 opening"))?;
+        let mut game = GameHistory::new(G::start(&self.variant, Some(self.size))?);
+        for p in stones {
+            game.push_text(&p.to_string()).map_err(|e| {
+                e.context(format!(
+                    "stone {}",
+                    to_gomocup(&p.to_string(), self.size).unwrap_or_default()
+                ))
+            })?;
+        }
+        let side = game.current().side_to_move();
+        let limits = self.limits(s, side);
+        let think = limits.time_budget(side).unwrap_or(Duration::from_secs(1));
+        match hook(game.current(), think)? {
+            Swap2Reply::Swap => Ok("SWAP".to_string()),
+            Swap2Reply::Stones(points) => {
+                let xy: Result<Vec<String>, TextError> =
+                    points.iter().map(|p| to_gomocup(p, self.size)).collect();
+                Ok(xy?.join(" "))
+            }
         }
     }
 
@@ -246,6 +308,10 @@ impl<G: Game> Frontend<G> for GomocupServer<G> {
             self.board_line(line, s);
             return Flow::Continue;
         }
+        if self.swap_board.is_some() {
+            self.swap_board_line(line, s);
+            return Flow::Continue;
+        }
         let (cmd, arg) = split_word(line);
         match cmd.to_ascii_uppercase().as_str() {
             "START" => match arg.parse::<usize>() {
@@ -276,6 +342,11 @@ impl<G: Game> Frontend<G> for GomocupServer<G> {
             "BOARD" => {
                 if self.started(s).is_some() {
                     self.board = Some(Ok(Vec::new()));
+                }
+            }
+            "SWAP2BOARD" => {
+                if self.started(s).is_some() {
+                    self.swap_board = Some(Ok(Vec::new()));
                 }
             }
             "INFO" => self.info_command(arg, s),

@@ -121,6 +121,8 @@ pub struct ServeOptions<G: Game> {
     pub default_limits: Limits,
     pub name: String,
     pub version: String,
+    /// Swap2 opening decisions (Gomocup `SWAP2BOARD`), for games that have them.
+    pub swap2: Option<boyi_engines::Swap2Hook<G>>,
 }
 
 /// Serves `player` over `protocol`, reading commands from `input` and answering on `output`
@@ -142,7 +144,7 @@ pub fn serve<G: Game>(
                 "name=\"{}\", version=\"{}\", author=\"the Boyi developers\", country=\"CN\"",
                 opts.name, opts.version
             );
-            let fe = gomocup::GomocupServer::<G>::new(variant, about);
+            let fe = gomocup::GomocupServer::<G>::new(variant, about).with_swap2(opts.swap2);
             server::run(fe, player, limits, input, output);
         }
         Protocol::Sau => {

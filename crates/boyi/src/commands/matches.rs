@@ -70,6 +70,10 @@ pub struct MatchArgs {
     /// Draw a game after this many plies.
     #[arg(long)]
     pub max_plies: Option<usize>,
+    /// Opening rule: `swap2` (Gomoku) lets the players place and choose the opening stones:
+    /// A opens in even games, B in odd ones.
+    #[arg(long, value_parser = ["none", "swap2"], conflicts_with_all = ["openings", "random_plies"])]
+    pub opening_rule: Option<String>,
     /// Milliseconds an engine may overrun its time before it loses on time.
     #[arg(long, default_value_t = 1000)]
     pub margin: u64,
@@ -155,6 +159,7 @@ fn run_game<G: boyi_engines::GamePlayers>(args: &MatchArgs) -> Result<()> {
             load_book::<G>(args.book_a.as_ref().or(args.book.as_ref()), args, &variant)?,
             load_book::<G>(args.book_b.as_ref().or(args.book.as_ref()), args, &variant)?,
         ],
+        swap2: args.opening_rule.as_deref() == Some("swap2"),
     };
     let mut store = if args.db.no_record {
         None

@@ -77,6 +77,8 @@ pub struct Engine6 {
     pool: Vec<Vec<Pair>>,
     singles: Vec<Vec<(usize, i32)>>,
     pv: Vec<Vec<Pair>>,
+    /// Scratch for candidate point pairs of threat moves.
+    cands: Vec<(u16, u16)>,
 }
 
 impl Engine6 {
@@ -90,6 +92,7 @@ impl Engine6 {
             pool: Vec::new(),
             singles: Vec::new(),
             pv: vec![Vec::new(); MAX_PLY + 1],
+            cands: Vec::with_capacity(256),
         }
     }
 
@@ -127,7 +130,7 @@ impl Engine6 {
         let mut root = Vec::new();
         self.generate(b, &mut root);
         let first = *root.first()?;
-        self.deadline = Some(Deadline::new(limits, me, stop));
+        let deadline = Deadline::new(limits, me, stop);
         let max_depth = match (limits.depth, budget, limits.nodes, limits.infinite) {
             (Some(d), ..) => d,
             (None, Some(_), _, _) | (None, _, Some(_), _) | (None, _, _, true) => 40,
@@ -141,6 +144,18 @@ impl Engine6 {
             pv: vec![first],
         };
         for depth in 1..=max_depth {
+            // The first iteration gets twice the time, so a loaded machine does not make the
+            // engine play a turn it has not searched.
+            self.deadline = Some(if depth == 1 {
+                let mut first = limits.clone();
+                if let Some(t) = budget {
+                    first.clock = None;
+                    first.movetime = Some(t * 2);
+                }
+                Deadline::new(&first, me, stop)
+            } else {
+                deadline.clone()
+            });
             let v = self.root(b, &mut root, depth as i32);
             if self.aborted && depth > 1 {
                 break;
@@ -322,7 +337,7 @@ impl Engine6 {
         if b.threats(!me) > 0 {
             self.blocking_pairs(b, out);
         } else {
-            threat_pairs(b, me, out);
+            threat_pairs(b, me, out, &mut self.cands);
             if let Some(w) = out.iter().copied().find(|p| p.score >= MATE) {
                 out.clear();
                 out.push(w);
@@ -375,24 +390,30 @@ impl Engine6 {
     /// Pairs that hit every threat window of the opponent.
     fn blocking_pairs(&mut self, b: &mut Board6, out: &mut Vec<Pair>) {
         let me = b.side();
-        let windows = threat_windows(b, !me);
-        let mut cells: Vec<usize> = windows.iter().flatten().copied().collect();
-        cells.sort_unstable();
-        cells.dedup();
+        let gaps = Gaps::of(b, !me);
         let mut ranked = self.singles.pop().unwrap_or_default();
         self.rank_singles(b, &mut ranked);
-        for &a in &cells {
-            let rest: Vec<&Vec<usize>> = windows.iter().filter(|w| !w.contains(&a)).collect();
-            let sa = single_score(b, a, me);
-            if rest.is_empty() {
-                for &(c, sc) in ranked.iter().filter(|&&(c, _)| c != a).take(6) {
-                    out.push(pair(a, Some(c), sa + sc));
+        for (n, g) in gaps.iter().enumerate() {
+            for &a in g.cells() {
+                // Each first stone once: from the first window that holds it.
+                if gaps.iter().take(n).any(|h| h.contains(a)) {
+                    continue;
                 }
-                continue;
-            }
-            for &c in rest[0] {
-                if c != a && rest.iter().all(|w| w.contains(&c)) {
-                    out.push(pair(a, Some(c), sa + single_score(b, c, me)));
+                let sa = single_score(b, a as usize, me);
+                let Some(rest) = gaps.iter().find(|w| !w.contains(a)) else {
+                    for &(c, sc) in ranked.iter().filter(|&&(c, _)| c != a as usize).take(6) {
+                        out.push(pair(a as usize, Some(c), sa + sc));
+                    }
+                    continue;
+                };
+                for &c in rest.cells() {
+                    if c != a && gaps.iter().all(|w| w.contains(a) || w.contains(c)) {
+                        out.push(pair(
+                            a as usize,
+                            Some(c as usize),
+                            sa + single_score(b, c as usize, me),
+                        ));
+                    }
                 }
             }
         }
@@ -433,75 +454,128 @@ fn single_score(b: &Board6, p: usize, me: Side) -> i32 {
     s
 }
 
-/// The empty points of each threat window of `s`.
-pub fn threat_windows(b: &Board6, s: Side) -> Vec<Vec<usize>> {
-    if b.threats(s) == 0 {
-        return Vec::new();
+/// The empty points of one threat window (four or five stones of one side and none of the
+/// other leave at most two).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Gap {
+    cells: [u16; 2],
+    len: u8,
+}
+
+impl Gap {
+    pub fn cells(&self) -> &[u16] {
+        &self.cells[..self.len as usize]
     }
-    (0..b.window_count() as u32)
-        .filter(|&w| b.count(w, s) >= 4 && b.count(w, !s) == 0)
-        .map(|w| {
-            b.window_cells(w)
-                .iter()
-                .map(|&c| c as usize)
-                .filter(|&c| b.is_empty(c))
-                .collect()
-        })
-        .collect()
+
+    pub fn contains(&self, p: u16) -> bool {
+        self.cells().contains(&p)
+    }
+}
+
+/// The gaps of every threat window of one side, without allocating in the usual case (the
+/// rare position with more windows spills into a vector).
+pub struct Gaps {
+    fixed: [Gap; Gaps::FIXED],
+    len: usize,
+    spill: Vec<Gap>,
+}
+
+impl Gaps {
+    const FIXED: usize = 48;
+
+    pub fn of(b: &Board6, s: Side) -> Gaps {
+        let mut g = Gaps {
+            fixed: [Gap::default(); Gaps::FIXED],
+            len: 0,
+            spill: Vec::new(),
+        };
+        if b.threats(s) == 0 {
+            return g;
+        }
+        for w in 0..b.window_count() as u32 {
+            if b.count(w, s) < 4 || b.count(w, !s) != 0 {
+                continue;
+            }
+            let mut gap = Gap::default();
+            for &c in b.window_cells(w) {
+                if b.is_empty(c as usize) && (gap.len as usize) < 2 {
+                    gap.cells[gap.len as usize] = c;
+                    gap.len += 1;
+                }
+            }
+            if g.len < Gaps::FIXED {
+                g.fixed[g.len] = gap;
+                g.len += 1;
+            } else {
+                g.spill.push(gap);
+            }
+        }
+        g
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Gap> + Clone {
+        self.fixed[..self.len].iter().chain(&self.spill)
+    }
 }
 
 /// Whether two stones of the other side can hit every threat window of `s`.
 pub fn blockable(b: &Board6, s: Side) -> bool {
-    let windows = threat_windows(b, s);
-    let Some(first) = windows.first() else {
+    let gaps = Gaps::of(b, s);
+    let Some(first) = gaps.iter().next() else {
         return true;
     };
-    first.iter().any(|&a| {
-        let mut rest = windows.iter().filter(|w| !w.contains(&a));
+    first.cells().iter().any(|&a| {
+        let mut rest = gaps.iter().filter(|w| !w.contains(a));
         match rest.next() {
             None => true,
-            Some(w0) => w0.iter().any(|&c| {
-                windows
-                    .iter()
-                    .filter(|w| !w.contains(&a))
-                    .all(|w| w.contains(&c))
-            }),
+            Some(w0) => w0
+                .cells()
+                .iter()
+                .any(|&c| rest.clone().all(|w| w.contains(c))),
         }
     })
 }
 
 /// A turn that makes six now, if `me` has a threat window.
 fn winning_turn(b: &Board6, me: Side) -> Option<Pair> {
-    let windows = threat_windows(b, me);
-    let w = windows.iter().min_by_key(|w| w.len())?;
-    Some(pair(w[0], w.get(1).copied(), MATE))
+    let gaps = Gaps::of(b, me);
+    let w = gaps.iter().filter(|g| g.len > 0).min_by_key(|g| g.len)?;
+    let cells = w.cells();
+    Some(pair(
+        cells[0] as usize,
+        cells.get(1).map(|&c| c as usize),
+        MATE,
+    ))
 }
 
 /// Pairs that fill two empty points of an own window holding two or three stones (and none
 /// of the opponent's): each makes at least one threat. A pair after which the opponent cannot
 /// block every threat scores `MATE`.
-fn threat_pairs(b: &mut Board6, me: Side, out: &mut Vec<Pair>) {
-    let mut cands: Vec<(usize, usize)> = Vec::new();
+fn threat_pairs(b: &mut Board6, me: Side, out: &mut Vec<Pair>, cands: &mut Vec<(u16, u16)>) {
+    cands.clear();
     for w in 0..b.window_count() as u32 {
         let (mine, theirs) = (b.count(w, me), b.count(w, !me));
         if theirs != 0 || !(2..=3).contains(&mine) {
             continue;
         }
-        let empty: Vec<usize> = b
-            .window_cells(w)
-            .iter()
-            .map(|&c| c as usize)
-            .filter(|&c| b.is_empty(c))
-            .collect();
-        for i in 0..empty.len() {
-            for j in i + 1..empty.len() {
+        let mut empty = [0u16; 6];
+        let mut n = 0;
+        for &c in b.window_cells(w) {
+            if b.is_empty(c as usize) {
+                empty[n] = c;
+                n += 1;
+            }
+        }
+        for i in 0..n {
+            for j in i + 1..n {
                 cands.push((empty[i].min(empty[j]), empty[i].max(empty[j])));
             }
         }
     }
     cands.sort_unstable();
     cands.dedup();
-    for (a, c) in cands {
+    for &(a, c) in cands.iter() {
+        let (a, c) = (a as usize, c as usize);
         b.play(a, Some(c));
         let threats = b.threats(me);
         let score = if threats > 0 && b.threats(!me) == 0 && !blockable(b, me) {

@@ -1,9 +1,15 @@
 //! The engine's Gomoku board: a padded array of cells with, for every point and direction,
 //! the 16-bit window key of its line, the pattern a stone there would make for each side, the
 //! point's threat class and value, and running sums of those values. Playing a stone updates
-//! only the 32 points whose windows contain it, so evaluation is never recomputed from scratch.
+//! only the 32 points whose windows contain it, so evaluation is never recomputed from scratch:
+//! each of those points changes one 2-bit field of one key, reads both sides' patterns from one
+//! precomputed table and, only when a pattern changed, re-reads its threat and value by a
+//! combination index kept up to date by addition. Occupied points keep only their keys; their
+//! patterns are read again when the stone is taken back. Bit sets of the empty points with a
+//! four (or a three) per side and of the candidate zone let the searches visit those points
+//! alone instead of scanning the board.
 
-use super::pattern::{Combos, Pattern, Threat, shift, tables};
+use super::pattern::{COMBO_WEIGHT, Combos, Pattern, Threat, combo_index, pair_table, shift};
 use boyi_core::{Point, Side};
 use boyi_games::gomoku::{Gomoku, Variant, renju};
 use boyi_games::grid::{self, Board};
@@ -17,12 +23,44 @@ struct Cell {
     stone: u8,
     /// Window keys per direction.
     keys: [u16; 4],
-    /// Patterns per side and direction.
+    /// Patterns per side and direction (current on empty points only).
     pats: [[Pattern; 4]; 2],
+    /// Combination index of `pats` per side (see [`Combos`]).
+    combo: [u16; 2],
     threat: [Threat; 2],
     value: [i32; 2],
     /// Stones within the 5×5 square around the point.
     near: u8,
+}
+
+/// A set of board indices.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(len: usize) -> Bits {
+        Bits(vec![0; len.div_ceil(64)])
+    }
+
+    #[inline]
+    fn put(&mut self, i: usize, on: bool) {
+        let (w, b) = (i / 64, i % 64);
+        self.0[w] = (self.0[w] & !(1 << b)) | (u64::from(on) << b);
+    }
+
+    /// The indices in increasing order (the board's point order).
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let b = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    w * 64 + b
+                })
+            })
+        })
+    }
 }
 
 #[derive(Clone)]
@@ -32,12 +70,17 @@ pub struct EngineBoard {
     steps: [isize; 4],
     cells: Vec<Cell>,
     rule: Variant,
-    tables: [&'static [u8]; 2],
+    pairs: &'static [[Pattern; 2]],
     combos: &'static Combos,
     /// Σ of point values over empty points, per side.
     sums: [i32; 2],
     /// Empty points per side and threat class.
     threat_counts: [[u16; 7]; 2],
+    /// Empty points where each side has a threat of at least a four, of at least a three.
+    fours: [Bits; 2],
+    threes: [Bits; 2],
+    /// Empty points with a stone within two points.
+    zone: Bits,
     side: Side,
     hash: u64,
     history: Vec<usize>,
@@ -68,13 +111,13 @@ impl EngineBoard {
                 width * width
             ],
             rule,
-            tables: [
-                &tables(exact(Side::Black)).by_side[0],
-                &tables(exact(Side::White)).by_side[1],
-            ],
+            pairs: pair_table(exact(Side::Black), exact(Side::White)),
             combos: Combos::get(),
             sums: [0; 2],
             threat_counts: [[0; 7]; 2],
+            fours: [Bits::new(width * width), Bits::new(width * width)],
+            threes: [Bits::new(width * width), Bits::new(width * width)],
+            zone: Bits::new(width * width),
             side: Side::Black,
             hash: 0,
             history: Vec::with_capacity(size * size),
@@ -132,10 +175,8 @@ impl EngineBoard {
                     key |= (self.cells[j].stone as u32) << shift(k as i32);
                 }
                 self.cells[i].keys[d] = key as u16;
-                for s in 0..2 {
-                    self.cells[i].pats[s][d] = Pattern::from_u8(self.tables[s][key as usize]);
-                }
             }
+            self.read_patterns(i);
             self.compute(i);
             let c = &mut self.cells[i];
             for s in 0..2 {
@@ -144,26 +185,54 @@ impl EngineBoard {
                     self.threat_counts[s][c.threat[s] as usize] += 1;
                 }
             }
+            self.mark(i);
         }
     }
 
-    /// Sets the threat and value of point `i` from its patterns.
+    /// Puts point `i` into the threat and zone sets it belongs to (none when occupied).
+    fn mark(&mut self, i: usize) {
+        let c = &self.cells[i];
+        let empty = c.stone == grid::EMPTY;
+        for s in 0..2 {
+            self.fours[s].put(i, empty && c.threat[s] >= Threat::Four);
+            self.threes[s].put(i, empty && c.threat[s] >= Threat::Three);
+        }
+        self.zone.put(i, empty && c.near > 0);
+    }
+
+    /// Empty points where `s` has at least a four, in point order.
+    pub fn fours(&self, s: Side) -> impl Iterator<Item = usize> + '_ {
+        self.fours[s.index()].iter()
+    }
+
+    /// Empty points where `s` has at least a three, in point order.
+    pub fn threes(&self, s: Side) -> impl Iterator<Item = usize> + '_ {
+        self.threes[s.index()].iter()
+    }
+
+    /// Empty points with a stone within two points, in point order.
+    pub fn zone(&self) -> impl Iterator<Item = usize> + '_ {
+        self.zone.iter()
+    }
+
+    /// Reads the patterns of point `i` from its keys, with their combination indices.
+    fn read_patterns(&mut self, i: usize) {
+        let c = &mut self.cells[i];
+        for d in 0..4 {
+            let [b, w] = self.pairs[c.keys[d] as usize];
+            c.pats[0][d] = b;
+            c.pats[1][d] = w;
+        }
+        for s in 0..2 {
+            c.combo[s] = combo_index(c.pats[s]) as u16;
+        }
+    }
+
+    /// Sets the threat and value of point `i` from its combination indices.
     fn compute(&mut self, i: usize) {
         let c = &mut self.cells[i];
         for s in 0..2 {
-            (c.threat[s], c.value[s]) = self.combos.of(c.pats[s]);
-        }
-    }
-
-    /// Recomputes the threat and value of the empty point `i`, keeping the sums.
-    fn refresh(&mut self, i: usize) {
-        let c = &mut self.cells[i];
-        for s in 0..2 {
-            self.sums[s] -= c.value[s];
-            self.threat_counts[s][c.threat[s] as usize] -= 1;
-            (c.threat[s], c.value[s]) = self.combos.of(c.pats[s]);
-            self.sums[s] += c.value[s];
-            self.threat_counts[s][c.threat[s] as usize] += 1;
+            (c.value[s], c.threat[s]) = self.combos.at(c.combo[s] as usize);
         }
     }
 
@@ -271,6 +340,7 @@ impl EngineBoard {
         self.grid.set(p, stone);
         self.hash ^= grid::stone_key(p, s);
         self.update_around(i, stone as u32);
+        self.mark(i);
         self.history.push(i);
         if wins {
             self.winner = Some(s);
@@ -290,42 +360,67 @@ impl EngineBoard {
         self.hash ^= grid::stone_key(p, self.side);
         self.cells[i].stone = grid::EMPTY;
         self.update_around(i, 0);
+        self.read_patterns(i);
         self.compute(i);
         for t in 0..2 {
             self.sums[t] += self.cells[i].value[t];
             self.threat_counts[t][self.cells[i].threat[t] as usize] += 1;
         }
+        self.mark(i);
     }
 
     /// Writes `code` (a stone, or 0 to clear) into the windows of the 32 points around `i`.
     fn update_around(&mut self, i: usize, code: u32) {
         let delta: i8 = if code == 0 { -1 } else { 1 };
-        for dr in -2..=2isize {
-            for dc in -2..=2isize {
-                let j = (i as isize + dr * self.width as isize + dc) as usize;
-                let n = &mut self.cells[j].near;
-                *n = n.wrapping_add_signed(delta);
+        let w = self.width;
+        for row in [i - 2 * w - 2, i - w - 2, i - 2, i + w - 2, i + 2 * w - 2] {
+            for j in row..row + 5 {
+                let c = &mut self.cells[j];
+                c.near = c.near.wrapping_add_signed(delta);
+                let on = c.stone == grid::EMPTY && c.near > 0;
+                self.zone.put(j, on);
             }
         }
         for d in 0..4 {
-            for k in (-4..=4isize).filter(|&k| k != 0) {
-                let j = (i as isize - k * self.steps[d]) as usize;
-                if self.cells[j].stone == WALL {
-                    continue;
-                }
+            let step = self.steps[d];
+            for k in [-4isize, -3, -2, -1, 1, 2, 3, 4] {
+                let j = (i as isize - k * step) as usize;
                 // In j's window, i sits at offset k.
-                let sh = shift(k as i32);
-                let c = &mut self.cells[j];
-                let key = (c.keys[d] as u32 & !(3 << sh)) | (code << sh);
-                c.keys[d] = key as u16;
-                for s in 0..2 {
-                    c.pats[s][d] = Pattern::from_u8(self.tables[s][key as usize]);
-                }
-                // Occupied points get their threat and value back when they are emptied.
-                if c.stone == grid::EMPTY {
-                    self.refresh(j);
-                }
+                self.update_key(j, d, shift(k as i32), code);
             }
+        }
+    }
+
+    /// Sets the 2-bit field at `sh` of point `j`'s key in direction `d` to `code`, and on an
+    /// empty point the patterns, threats and values that follow from it.
+    #[inline]
+    fn update_key(&mut self, j: usize, d: usize, sh: u32, code: u32) {
+        let c = &mut self.cells[j];
+        if c.stone == WALL {
+            return;
+        }
+        let key = (c.keys[d] as u32 & !(3 << sh)) | (code << sh);
+        c.keys[d] = key as u16;
+        if c.stone != grid::EMPTY {
+            return;
+        }
+        let new = self.pairs[key as usize];
+        let weight = COMBO_WEIGHT[d];
+        for s in 0..2 {
+            let old = c.pats[s][d];
+            if old == new[s] {
+                continue;
+            }
+            c.pats[s][d] = new[s];
+            c.combo[s] = c.combo[s] + new[s] as u16 * weight - old as u16 * weight;
+            // The sums and counts are other fields, so this is `refresh` without a reborrow.
+            self.sums[s] -= c.value[s];
+            self.threat_counts[s][c.threat[s] as usize] -= 1;
+            (c.value[s], c.threat[s]) = self.combos.at(c.combo[s] as usize);
+            self.sums[s] += c.value[s];
+            self.threat_counts[s][c.threat[s] as usize] += 1;
+            self.fours[s].put(j, c.threat[s] >= Threat::Four);
+            self.threes[s].put(j, c.threat[s] >= Threat::Three);
         }
     }
 
@@ -386,12 +481,18 @@ impl EngineBoard {
         fresh.rebuild();
         fresh.sums == self.sums
             && fresh.threat_counts == self.threat_counts
+            && fresh.fours == self.fours
+            && fresh.threes == self.threes
+            && fresh.zone == self.zone
             && self.points.iter().all(|&i| {
                 let (a, b) = (&fresh.cells[i], &self.cells[i]);
                 a.keys == b.keys
-                    && a.pats == b.pats
                     && a.near == b.near
-                    && (b.stone != grid::EMPTY || (a.value == b.value && a.threat == b.threat))
+                    && (b.stone != grid::EMPTY
+                        || (a.pats == b.pats
+                            && a.combo == b.combo
+                            && a.value == b.value
+                            && a.threat == b.threat))
             })
     }
 }

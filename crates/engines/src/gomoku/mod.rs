@@ -9,8 +9,9 @@ pub mod seed001;
 pub mod swap;
 pub mod threat;
 
+use crate::player::Swap2Reply;
 use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
-use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers, Solution};
+use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers, Solution, Swap2Hook};
 use board::EngineBoard;
 use boyi_core::{Game, TextError};
 use boyi_games::gomoku::{Gomoku, Move};
@@ -38,10 +39,10 @@ impl GamePlayers for Gomoku {
 
     fn build_player(
         spec: &BuiltinSpec,
-        _ctx: BuildContext,
+        ctx: BuildContext,
     ) -> Option<Result<Box<dyn Player<Gomoku>>, TextError>> {
         match spec.name.as_str() {
-            "strong" => Some(strong(spec)),
+            "strong" => Some(strong(spec, ctx.seed)),
             "seed000" => Some(seed000::build(spec)),
             "seed001" => Some(
                 spec.allow(&[])
@@ -68,6 +69,16 @@ impl GamePlayers for Gomoku {
 
     fn solve(pos: &Gomoku, budget: Duration) -> Option<Option<Solution>> {
         Some(solve(pos, budget))
+    }
+
+    fn swap2_hook() -> Option<Swap2Hook<Gomoku>> {
+        Some(|pos, think| {
+            // A front-end has no seed to give: the opening shape varies with the clock.
+            let seed = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.subsec_nanos() as u64);
+            swap::swap2_decision(pos, think, seed)
+        })
     }
 }
 
@@ -100,7 +111,7 @@ const BENCH: &[(&str, &str, u32)] = &[
     ),
 ];
 
-fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Gomoku>>, TextError> {
+fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, TextError> {
     spec.allow(&["width", "vct", "depth", "hash"])?;
     let mut config = Config::default();
     if let Some(w) = spec.number::<usize>("width")? {
@@ -115,18 +126,23 @@ fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Gomoku>>, TextError> {
     if let Some(mb) = spec.number::<usize>("hash")? {
         config.tt_entries = (mb.clamp(1, 4096) << 20) / 24;
     }
-    Ok(Box::new(Strong::new(config)))
+    let mut player = Strong::new(config);
+    player.seed = seed;
+    Ok(Box::new(player))
 }
 
 /// `boyi:strong` for Gomoku.
 pub struct Strong {
     engine: Engine,
+    /// Picks the shape of swap openings.
+    seed: u64,
 }
 
 impl Strong {
     pub fn new(config: Config) -> Strong {
         Strong {
             engine: Engine::new(config),
+            seed: 0,
         }
     }
 
@@ -185,6 +201,19 @@ impl Player<Gomoku> for Strong {
         self.think(game.current(), limits, stop, info)
             .map(|(m, _)| m)
     }
+
+    fn swap2(
+        &mut self,
+        game: &GameHistory<Gomoku>,
+        limits: &Limits,
+    ) -> Result<Swap2Reply, PlayerError> {
+        let pos = game.current();
+        let think = limits
+            .time_budget(pos.side_to_move())
+            .unwrap_or(Duration::from_millis(300));
+        swap::swap2_decision(pos, think, self.seed)
+            .map_err(|e| PlayerError::Unsupported(e.to_string()))
+    }
 }
 
 /// A VCF for the side to move (searched first), else a VCT, within `budget`.
@@ -202,6 +231,7 @@ pub fn solve(pos: &Gomoku, budget: Duration) -> Option<Solution> {
         return Some(Solution {
             kind: "vcf",
             line: text(&b, &ts.line),
+            moves: Some(vcf_moves(&mut b, &ts.line)),
         });
     }
     ts.reset(u64::MAX, Some(started + budget));
@@ -209,9 +239,25 @@ pub fn solve(pos: &Gomoku, budget: Duration) -> Option<Solution> {
         return Some(Solution {
             kind: "vct",
             line: text(&b, &ts.line),
+            moves: None,
         });
     }
     None
+}
+
+/// The attacker's moves to the win along a VCF line: its moves in the line, and one more
+/// when the line ends in a four the defender cannot stop (two five points, or a forbidden
+/// one) rather than in the five itself.
+fn vcf_moves(b: &mut EngineBoard, line: &[usize]) -> u32 {
+    let attacker_moves = line.len().div_ceil(2) as u32;
+    for &i in line {
+        b.play(i);
+    }
+    let ends_in_five = b.winner().is_some();
+    for _ in line {
+        b.undo();
+    }
+    attacker_moves + u32::from(!ends_in_five || line.len().is_multiple_of(2))
 }
 
 #[cfg(test)]

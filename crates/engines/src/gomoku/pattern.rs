@@ -215,44 +215,69 @@ pub fn point_value(p: [Pattern; 4]) -> i32 {
 }
 
 /// Threat class and value of every combination of four patterns, so that the per-move update
-/// is two table reads per point.
+/// is one table read per changed point. A point keeps its combination index per side and
+/// adjusts it by `(new − old) · COMBO_WEIGHT[d]` when the pattern of direction `d` changes.
 pub struct Combos {
-    threat: Vec<Threat>,
-    value: Vec<i32>,
+    entries: Vec<(i32, Threat)>,
 }
 
+/// The weight of direction `d` in a combination index.
+pub const COMBO_WEIGHT: [u16; 4] = [
+    (PATTERNS * PATTERNS * PATTERNS) as u16,
+    (PATTERNS * PATTERNS) as u16,
+    PATTERNS as u16,
+    1,
+];
+
 pub fn combo_index(p: [Pattern; 4]) -> usize {
-    ((p[0] as usize * PATTERNS + p[1] as usize) * PATTERNS + p[2] as usize) * PATTERNS
-        + p[3] as usize
+    p.iter()
+        .zip(COMBO_WEIGHT)
+        .map(|(&x, w)| x as usize * w as usize)
+        .sum()
 }
 
 impl Combos {
     pub fn get() -> &'static Combos {
         static COMBOS: OnceLock<Combos> = OnceLock::new();
-        COMBOS.get_or_init(|| {
-            let n = PATTERNS.pow(4);
-            let mut c = Combos {
-                threat: vec![Threat::None; n],
-                value: vec![0; n],
-            };
-            for i in 0..n {
-                let p = [
-                    Pattern::from_u8((i / (PATTERNS * PATTERNS * PATTERNS)) as u8),
-                    Pattern::from_u8((i / (PATTERNS * PATTERNS) % PATTERNS) as u8),
-                    Pattern::from_u8((i / PATTERNS % PATTERNS) as u8),
-                    Pattern::from_u8((i % PATTERNS) as u8),
-                ];
-                c.threat[i] = threat(p);
-                c.value[i] = point_value(p);
-            }
-            c
+        COMBOS.get_or_init(|| Combos {
+            entries: (0..PATTERNS.pow(4))
+                .map(|i| {
+                    let p: [Pattern; 4] = std::array::from_fn(|d| {
+                        Pattern::from_u8((i / COMBO_WEIGHT[d] as usize % PATTERNS) as u8)
+                    });
+                    (point_value(p), threat(p))
+                })
+                .collect(),
         })
     }
 
     pub fn of(&self, p: [Pattern; 4]) -> (Threat, i32) {
-        let i = combo_index(p);
-        (self.threat[i], self.value[i])
+        let (v, t) = self.at(combo_index(p));
+        (t, v)
     }
+
+    /// Value and threat class of a combination index.
+    #[inline]
+    pub fn at(&self, index: usize) -> (i32, Threat) {
+        self.entries[index]
+    }
+}
+
+/// Both sides' patterns for every window key under one rule, `[black, white]` per key, so a
+/// window change is one read.
+pub fn pair_table(black_exact: bool, white_exact: bool) -> &'static [[Pattern; 2]] {
+    static TABLES: [OnceLock<Vec<[Pattern; 2]>>; 4] = [const { OnceLock::new() }; 4];
+    let slot = usize::from(black_exact) * 2 + usize::from(white_exact);
+    TABLES[slot].get_or_init(|| {
+        let (b, w) = (
+            &tables(black_exact).by_side[0],
+            &tables(white_exact).by_side[1],
+        );
+        b.iter()
+            .zip(w)
+            .map(|(&x, &y)| [Pattern::from_u8(x), Pattern::from_u8(y)])
+            .collect()
+    })
 }
 
 #[cfg(test)]

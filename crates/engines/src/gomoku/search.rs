@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 const INF: i32 = MATE + 1;
 const WIN_BOUND: i32 = MATE - 1000;
 const MAX_PLY: usize = 128;
+/// Iterations searched even past the time budget (within three times it).
+const MIN_DEPTH: u32 = 3;
 
 #[derive(Debug, Clone, Copy, Default)]
 struct TtEntry {
@@ -113,7 +115,6 @@ impl Engine {
             info(b, &found);
             return Some(found);
         }
-        self.deadline = Some(deadline);
         let max_depth = match (limits.depth, limits.infinite, budget, limits.nodes) {
             (Some(d), _, _, _) => d,
             (None, true, _, _) | (None, _, Some(_), _) | (None, _, _, Some(_)) => 60,
@@ -127,6 +128,19 @@ impl Engine {
             nodes: 0,
         };
         for depth in 1..=max_depth {
+            // The first iterations get up to three times the time: they are short (a few
+            // thousand nodes), and a shallower search misjudges threes, so a loaded machine
+            // does not make the engine play a move it has hardly searched.
+            self.deadline = Some(if depth <= MIN_DEPTH {
+                let mut first = limits.clone();
+                if let Some(t) = budget {
+                    first.clock = None;
+                    first.movetime = Some(t * 3);
+                }
+                Deadline::new(&first, me, stop)
+            } else {
+                deadline.clone()
+            });
             let v = self.root(b, &root, depth as i32);
             if self.aborted && depth > 1 {
                 break;
@@ -144,13 +158,55 @@ impl Engine {
             best.nodes = self.nodes;
             info(b, &best);
             let spent = started.elapsed();
-            let out_of_time = budget.is_some_and(|t| spent * 2 > t);
+            let out_of_time = budget.is_some_and(|t| spent * 2 > t) && depth >= MIN_DEPTH;
             if self.aborted || v.abs() > WIN_BOUND || out_of_time {
                 break;
             }
         }
         self.deadline = None;
+        if let Some(t) = budget
+            && best.value.abs() <= WIN_BOUND
+        {
+            self.avoid_threat_loss(b, &root, &mut best, started + t * 3 / 2);
+        }
         Some(best)
+    }
+
+    /// A shallow search can miss an opponent's win by threes and fours (a VCT). If the chosen
+    /// move allows one, the next root moves in order are tried until one does not (within
+    /// `until`); the replacement keeps the search's value.
+    fn avoid_threat_loss(
+        &mut self,
+        b: &mut EngineBoard,
+        root: &[usize],
+        best: &mut Found,
+        until: Instant,
+    ) {
+        let order =
+            std::iter::once(best.best).chain(root.iter().copied().filter(|&m| m != best.best));
+        for (n, m) in order.take(8).enumerate() {
+            if Instant::now() >= until {
+                return;
+            }
+            b.play(m);
+            self.threats.reset(20_000, Some(until));
+            let lost = self.threats.vcf(b, 20) || {
+                self.threats.reset(30_000, Some(until));
+                self.threats.vct(b, 6, 10)
+            };
+            let aborted = self.threats.aborted;
+            b.undo();
+            if aborted {
+                return;
+            }
+            if !lost {
+                if n > 0 {
+                    best.best = m;
+                    best.pv = vec![m];
+                }
+                return;
+            }
+        }
     }
 
     /// Forced wins by threats before the main search: VCF always, VCT within a share of the
@@ -461,21 +517,15 @@ impl Engine {
         }
         self.scratch = f;
         let defend = b.count_at_least(!me, Threat::FlexFour) > 0;
-        for n in 0..b.points.len() {
-            let i = b.points[n];
-            if !b.is_empty(i) || !b.is_near(i) {
-                continue;
-            }
+        for i in b.zone() {
             let (mine, theirs) = (b.threat(i, me), b.threat(i, !me));
             if defend && mine < Threat::Four && theirs < Threat::Four {
-                continue;
-            }
-            if !b.is_legal_for(i, me) {
                 continue;
             }
             let score = b.value(i, me) * 5 / 4 + b.value(i, !me) + b.near(i) as i32;
             out.push((i, score));
         }
+        out.retain(|&(i, _)| b.is_legal_for(i, me));
         out.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
     }
 }

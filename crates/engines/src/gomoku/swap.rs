@@ -5,7 +5,7 @@
 
 use super::Strong;
 use super::search::Config;
-use crate::player::{Limits, StopFlag};
+use crate::player::{Limits, StopFlag, Swap2Reply};
 use boyi_core::{Game, Point, Side, TextError};
 use boyi_games::gomoku::{Gomoku, Move, Variant};
 use std::time::Duration;
@@ -28,19 +28,28 @@ const OPENINGS: [[(i8, i8); 3]; 4] = [
     [(0, 0), (0, 1), (3, 2)],
 ];
 
-/// The value of `pos` for the side to move, by a short search.
+/// The value of `pos` for the side to move, by two short fixed-depth searches (so the
+/// decision does not depend on the machine's load): the mean of depths 3 and 4, since an odd
+/// depth flatters the side to move and an even one the other side. `millis` bounds each.
 fn value(pos: &Gomoku, millis: u64) -> i32 {
     let mut s = Strong::new(Config {
         tt_entries: 1 << 16,
+        vct: false,
         ..Config::default()
     });
-    let limits = Limits {
-        movetime: Some(Duration::from_millis(millis)),
-        ..Limits::default()
-    };
-    s.think(pos, &limits, &StopFlag::new(), &mut |_| {})
-        .map(|(_, v)| v)
-        .unwrap_or(0)
+    let mut total = 0;
+    for depth in [3, 4] {
+        let limits = Limits {
+            depth: Some(depth),
+            movetime: Some(Duration::from_millis(millis.max(1000))),
+            ..Limits::default()
+        };
+        total += s
+            .think(pos, &limits, &StopFlag::new(), &mut |_| {})
+            .map(|(_, v)| v.clamp(-5000, 5000))
+            .unwrap_or(0);
+    }
+    total / 2
 }
 
 /// Three opening stones (black, white, black) for swap1 or swap2 on a board of `size` lines;
@@ -137,4 +146,47 @@ pub fn position(variant: Variant, size: usize, stones: &[Point]) -> Result<Gomok
         pos.play(&mv);
     }
     Ok(pos)
+}
+
+/// The engine's move in `pos` after `millis` of thought.
+fn best_move(pos: &Gomoku, millis: u64) -> Result<Point, TextError> {
+    let mut s = Strong::new(Config {
+        tt_entries: 1 << 18,
+        ..Config::default()
+    });
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(millis)),
+        ..Limits::default()
+    };
+    match s.think(pos, &limits, &StopFlag::new(), &mut |_| {}) {
+        Ok((Move::Stone(p), _)) => Ok(p),
+        _ => Err(text_err!("no stone to place in this opening")),
+    }
+}
+
+/// The swap2 decision for the player to decide in `pos`, thinking about `think` in all:
+/// three opening stones on the empty board; after three stones take black (`Swap`), stay
+/// white with the fourth stone, or add two; after five stones take black or play the sixth
+/// stone as white. `seed` picks the opening shape.
+pub fn swap2_decision(pos: &Gomoku, think: Duration, seed: u64) -> Result<Swap2Reply, TextError> {
+    let millis = (think.as_millis() as u64).max(30);
+    let stones = |ps: &[Point]| Swap2Reply::Stones(ps.iter().map(|p| p.to_string()).collect());
+    match pos.board().stones() {
+        0 => Ok(stones(&propose(pos.size(), seed)?)),
+        3 => Ok(match swap2_answer(pos, millis * 2 / 3) {
+            Swap2Answer::TakeBlack => Swap2Reply::Swap,
+            Swap2Answer::TakeWhite => stones(&[best_move(pos, millis / 3)?]),
+            Swap2Answer::AddTwo(w, b) => stones(&[w, b]),
+        }),
+        5 => {
+            if choose_colour(pos, millis / 2) == Side::Black {
+                Ok(Swap2Reply::Swap)
+            } else {
+                Ok(stones(&[best_move(pos, millis / 2)?]))
+            }
+        }
+        n => Err(text_err!(
+            "a swap2 decision comes after 0, 3 or 5 stones, not {n}"
+        )),
+    }
 }

@@ -195,3 +195,15 @@ fn solve_finds_a_simple_vcf_and_none_on_an_empty_board() {
     assert!(s.kind == "vcf" || s.kind == "vct");
     assert!(solve(&pos(Variant::Freestyle, "h8"), Duration::from_millis(100)).is_none());
 }
+
+#[test]
+fn swap2_takes_a_clearly_better_black() {
+    use super::swap::{Swap2Answer, position, swap2_answer};
+    let pos = position(
+        Variant::Freestyle,
+        15,
+        &[Point::new(7, 7), Point::new(0, 14), Point::new(8, 7)],
+    )
+    .unwrap();
+    assert_eq!(swap2_answer(&pos, 600), Swap2Answer::TakeBlack);
+}

@@ -37,12 +37,18 @@ pub fn collect(b: &mut EngineBoard, s: Side, min: Threat, out: &mut Vec<usize>) 
     if b.count_at_least(s, min) == 0 {
         return;
     }
-    for n in 0..b.points.len() {
-        let i = b.points[n];
-        if b.is_empty(i) && b.threat(i, s) >= min && b.is_legal_for(i, s) {
-            out.push(i);
-        }
+    if min >= Threat::Four {
+        out.extend(b.fours(s).filter(|&i| b.threat(i, s) >= min));
+    } else if min >= Threat::Three {
+        out.extend(b.threes(s).filter(|&i| b.threat(i, s) >= min));
+    } else {
+        out.extend(
+            b.points
+                .iter()
+                .filter(|&&i| b.is_empty(i) && b.threat(i, s) >= min),
+        );
     }
+    out.retain(|&i| b.is_legal_for(i, s));
 }
 
 /// The points where `s` would complete a winning line now.
@@ -51,11 +57,10 @@ pub fn fives(b: &EngineBoard, s: Side, out: &mut Vec<usize>) {
     if b.count(s, Threat::Five) == 0 {
         return;
     }
-    for &i in &b.points {
-        if b.is_empty(i) && b.threat(i, s) == Threat::Five && b.is_real_five(i, s) {
-            out.push(i);
-        }
-    }
+    out.extend(
+        b.fours(s)
+            .filter(|&i| b.threat(i, s) == Threat::Five && b.is_real_five(i, s)),
+    );
 }
 
 impl ThreatSearch {

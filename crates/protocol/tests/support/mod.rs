@@ -54,6 +54,7 @@ fn serve_with<G: Game>(
         default_limits: limits,
         name: "Boyi".into(),
         version: "test".into(),
+        swap2: None,
     };
     serve(
         protocol,

@@ -1,0 +1,62 @@
+//! A swap2 Gomoku game in the arena: the players place and choose the opening stones, the
+//! record holds them as the opening, and a player without swap2 stops the match.
+
+use boyi_arena::{MatchConfig, PlayerSpec, Record, run_match};
+use boyi_core::{Game, Side};
+use boyi_engines::{GameHistory, Limits};
+use boyi_games::gomoku::{Gomoku, Variant};
+use boyi_protocol::driver::ExternalOptions;
+use std::time::Duration;
+
+fn config(a: &str, b: &str, games: usize) -> MatchConfig<Gomoku> {
+    let start = Gomoku::start(&Variant::Freestyle, Some(15)).unwrap();
+    MatchConfig {
+        players: [PlayerSpec::parse(a).unwrap(), PlayerSpec::parse(b).unwrap()],
+        games,
+        concurrency: 1,
+        limits: Limits {
+            movetime: Some(Duration::from_millis(40)),
+            ..Limits::default()
+        },
+        tc: None,
+        openings: vec![GameHistory::new(start)],
+        seed: 3,
+        external: ExternalOptions::default(),
+        time_margin: Duration::from_millis(1000),
+        max_plies: None,
+        sprt: None,
+        swap2: true,
+    }
+}
+
+#[test]
+fn a_swap2_game_is_played_and_recorded() {
+    let cfg = config("boyi:strong?hash=4", "boyi:strong?hash=4,vct=0", 1);
+    let mut games = Vec::new();
+    let (wdl, _) = run_match(&cfg, |g, _| games.push(g.clone())).unwrap();
+    assert_eq!(wdl.games(), 1);
+    let g = &games[0];
+    // Three stones, then the fourth, or two more and perhaps the sixth.
+    assert!((3..=6).contains(&g.record.opening), "{}", g.record.opening);
+    assert!(g.record.moves.len() > g.record.opening);
+    let a_name = &g.record.players[g.a_side.index()];
+    assert_eq!(a_name, "boyi:strong?hash=4");
+    let b_name = &g.record.players[(!g.a_side).index()];
+    assert_eq!(b_name, "boyi:strong?hash=4,vct=0");
+    let replayed = Record::parse::<Gomoku>(&g.record.to_text::<Gomoku>())
+        .unwrap()
+        .replay::<Gomoku>()
+        .unwrap();
+    assert_eq!(
+        replayed.current().outcome().map(|o| o.winner),
+        Some(g.record.winner)
+    );
+    assert!(matches!(g.a_side, Side::Black | Side::White));
+}
+
+#[test]
+fn a_player_without_swap2_stops_the_match() {
+    let cfg = config("boyi:strong?hash=4", "boyi:seed001", 2);
+    let err = run_match(&cfg, |_, _| {}).unwrap_err().to_string();
+    assert!(err.contains("swap2"), "{err}");
+}

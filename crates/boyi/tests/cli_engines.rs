@@ -1,0 +1,168 @@
+//! `boyi analyze`, `boyi bench` and `boyi solve` for Gomoku and Connect6 through the real
+//! binary: the last line formats of positions.md and clear errors for bad positions.
+
+use std::process::{Command, Output};
+
+fn boyi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boyi"))
+        .args(args)
+        .output()
+        .expect("boyi runs")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = boyi(args);
+    assert!(
+        out.status.success(),
+        "boyi {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn stderr_of_failure(args: &[&str]) -> String {
+    let out = boyi(args);
+    assert!(!out.status.success(), "boyi {args:?} should fail");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+/// The last line `score <value> bestmove <move>`: returns (value, move).
+fn score_line(text: &str) -> (String, String) {
+    let last = text.lines().last().expect("output");
+    let rest = last
+        .strip_prefix("score ")
+        .unwrap_or_else(|| panic!("{last}"));
+    let (value, mv) = rest
+        .split_once(" bestmove ")
+        .unwrap_or_else(|| panic!("{last}"));
+    let ok = value.parse::<i64>().is_ok()
+        || value
+            .strip_prefix("mate ")
+            .is_some_and(|n| n.parse::<i64>().is_ok());
+    assert!(ok, "score value {value:?} in {last}");
+    (value.to_string(), mv.to_string())
+}
+
+/// Black x on a row of 15 with four in a row from a to d: `xxxx11`.
+const GOMOKU_FOUR: &str = "15/15/15/15/15/15/15/15/15/15/15/xxxx11/oooo11/15/15 b";
+const GOMOKU_VCF: &str = "15/15/15/15/15/15/15/15/4x10/5x9/6x8/7o7/4o10/o14/15 b";
+
+#[test]
+fn analyze_gomoku_ends_with_the_score_line() {
+    let out = stdout(&[
+        "analyze",
+        "gomoku",
+        "--position",
+        GOMOKU_FOUR,
+        "--depth",
+        "3",
+    ]);
+    assert!(out.lines().any(|l| l.starts_with("info depth")), "{out}");
+    assert_eq!(score_line(&out), ("mate 1".to_string(), "e4".to_string()));
+    let out = stdout(&[
+        "analyze",
+        "gomoku",
+        "--variant",
+        "renju",
+        "--position",
+        "15/15/15/15/15/15/6ox7/7x7/6o8/15/15/15/15/15/15 b",
+        "--movetime",
+        "200",
+    ]);
+    score_line(&out);
+}
+
+#[test]
+fn analyze_connect6_ends_with_the_score_line() {
+    let pos = "o17o/19/19/19/19/19/19/19/8xxxx7/19/8oooo7/19/19/19/19/19/19/19/x18 b";
+    let out = stdout(&["analyze", "connect6", "--position", pos, "--depth", "2"]);
+    let (value, mv) = score_line(&out);
+    assert!(value.starts_with("mate "), "{out}");
+    // Two stones that complete six on the black row.
+    let stones: Vec<&str> = mv.split(' ').collect();
+    assert!(
+        stones.len() <= 2 && stones.iter().all(|s| s.ends_with("11")),
+        "{mv}"
+    );
+    let out = stdout(&[
+        "analyze",
+        "connect6",
+        "--position",
+        "19/19/19/19/19/19/19/19/19/9x9/19/19/19/19/19/19/19/19/19 w",
+        "--movetime",
+        "200",
+    ]);
+    let (_, mv) = score_line(&out);
+    assert_eq!(mv.split(' ').count(), 2, "{mv}");
+}
+
+#[test]
+fn analyze_rejects_bad_positions() {
+    for (game, pos, part) in [
+        ("gomoku", "15/15/15 b", "rows"),
+        (
+            "gomoku",
+            "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 q",
+            "side",
+        ),
+        ("connect6", "19/19 b", "rows"),
+    ] {
+        let err = stderr_of_failure(&["analyze", game, "--position", pos, "--depth", "1"]);
+        assert!(err.contains(part), "{game} {pos}: {err}");
+    }
+    let err = stderr_of_failure(&[
+        "analyze",
+        "gomoku",
+        "--position",
+        "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 b",
+        "--variant",
+        "caro",
+    ]);
+    assert!(err.contains("caro"), "{err}");
+}
+
+#[test]
+fn bench_prints_a_signature_and_speed() {
+    for game in ["gomoku", "connect6"] {
+        let out = stdout(&["bench", game, "--depth-offset", "-4"]);
+        let last = out.lines().last().unwrap();
+        let f: Vec<&str> = last.split(' ').collect();
+        assert_eq!((f[0], f[2], f[4]), ("nodes", "time", "nps"), "{last}");
+        assert!(f[1].parse::<u64>().unwrap() > 0, "{last}");
+        f[5].parse::<u64>().expect("integer nps");
+        // The node count is a signature: the same on every run.
+        let again = stdout(&["bench", game, "--depth-offset", "-4"]);
+        assert_eq!(again.lines().last().unwrap().split(' ').nth(1), Some(f[1]));
+        assert!(out.lines().filter(|l| l.starts_with("position ")).count() >= 3);
+    }
+}
+
+#[test]
+fn solve_gomoku_reports_the_vcf_and_the_score_line() {
+    let out = stdout(&[
+        "solve",
+        "gomoku",
+        "--position",
+        GOMOKU_VCF,
+        "--budget-ms",
+        "1000",
+    ]);
+    let first = out.lines().next().unwrap();
+    assert!(first.starts_with("win vcf "), "{out}");
+    let (value, mv) = score_line(&out);
+    assert!(value.starts_with("mate "), "{out}");
+    assert!(first["win vcf ".len()..].starts_with(&mv), "{out}");
+    let quiet = "15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 w";
+    let out = stdout(&["solve", "gomoku", "--position", quiet, "--budget-ms", "200"]);
+    assert_eq!(out.lines().next(), Some("none"), "{out}");
+    score_line(&out);
+}
+
+#[test]
+fn solve_rejects_bad_and_finished_positions() {
+    let err = stderr_of_failure(&["solve", "gomoku", "--position", "15/15/x b"]);
+    assert!(err.contains("row"), "{err}");
+    let five = "15/15/15/15/15/15/15/xxxxx10/oooo11/15/15/15/15/15/15 w";
+    let err = stderr_of_failure(&["solve", "gomoku", "--position", five]);
+    assert!(err.contains("over"), "{err}");
+}
