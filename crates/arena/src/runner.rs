@@ -7,8 +7,7 @@ use crate::spec::PlayerSpec;
 use crate::stats::{Sprt, Verdict, Wdl};
 use boyi_core::{Side, TextError};
 use boyi_engines::{
-    BookPlayer, Clock, GameHistory, Limits, OpeningBook, Player, PlayerError, StopFlag,
-    Swap2Reply,
+    BookPlayer, Clock, GameHistory, Limits, OpeningBook, Player, PlayerError, StopFlag, Swap2Reply,
 };
 use boyi_protocol::driver::ExternalOptions;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

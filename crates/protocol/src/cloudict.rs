@@ -102,10 +102,7 @@ impl CloudictDriver {
     }
 
     /// The lines that place the moves from ply `from` on, each as its mover's colour.
-    fn placements<G: Game>(
-        game: &GameHistory<G>,
-        from: usize,
-    ) -> Result<Vec<String>, PlayerError> {
+    fn placements<G: Game>(game: &GameHistory<G>, from: usize) -> Result<Vec<String>, PlayerError> {
         let mut pos = game.start().clone();
         let mut lines = Vec::new();
         for (i, mv) in game.moves().iter().enumerate() {

@@ -92,9 +92,7 @@ fn a_pair_whose_first_stone_wins_is_that_stone() {
     // Black has five on row 10 (b10..f10); Cloudict would answer the winning stone plus one.
     let mut p = fake_engine(&log, "AJSA");
     let mut game = GameHistory::new(start());
-    for mv in [
-        "c10", "r1 s1", "d10 e10", "r3 s3", "b10 f10", "r5 s5",
-    ] {
+    for mv in ["c10", "r1 s1", "d10 e10", "r3 s3", "b10 f10", "r5 s5"] {
         game.push_text(mv).unwrap();
     }
     assert_eq!(choose(&mut p, &game, 2), "a10");

@@ -142,8 +142,16 @@ fn run_game<G: boyi_engines::GamePlayers>(args: &MatchArgs) -> Result<()> {
             ..Limits::default()
         },
         player_limits: [
-            args.a_limits.as_deref().map(parse_limits).transpose().context("--a-limits")?,
-            args.b_limits.as_deref().map(parse_limits).transpose().context("--b-limits")?,
+            args.a_limits
+                .as_deref()
+                .map(parse_limits)
+                .transpose()
+                .context("--a-limits")?,
+            args.b_limits
+                .as_deref()
+                .map(parse_limits)
+                .transpose()
+                .context("--b-limits")?,
         ],
         tc: args.tc.as_deref().map(TimeControl::parse).transpose()?,
         openings,
