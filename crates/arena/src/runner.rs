@@ -278,15 +278,24 @@ fn play_swap2_game<G: boyi_engines::GamePlayers>(
         [cfg.players[1].to_string(), cfg.players[0].to_string()]
     };
     let opening_moves = game.moves().len();
+    // Player indices (A 0, B 1) of Black and White.
+    let seats = [black, 1 - black];
+    let limits = seats.map(|n| {
+        cfg.player_limits[n]
+            .clone()
+            .unwrap_or_else(|| cfg.limits.clone())
+    });
+    let mut by_side = [Thinking::default(); 2];
     let (winner, game, reason) = match lost {
         Some((n, e)) => {
             let loser = if n == black { Side::Black } else { Side::White };
             (Some(loser.opponent()), game, format!("swap2 opening: {e}"))
         }
-        None => play(cfg, game, &mut by_player).map_err(|(side, e)| {
+        None => play(cfg, game, &mut by_player, &limits, &mut by_side).map_err(|(side, e)| {
             text_err!("player {} cannot play this game: {e}", names[side.index()])
         })?,
     };
+    let thinking = [a_side, a_side.opponent()].map(|side| by_side[side.index()]);
     let a_score = match winner {
         Some(w) if w == a_side => 1.0,
         Some(_) => 0.0,
@@ -298,6 +307,7 @@ fn play_swap2_game<G: boyi_engines::GamePlayers>(
         a_side,
         a_score,
         record,
+        thinking,
     })
 }
 

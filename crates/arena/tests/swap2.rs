@@ -26,6 +26,8 @@ fn config(a: &str, b: &str, games: usize) -> MatchConfig<Gomoku> {
         max_plies: None,
         sprt: None,
         swap2: true,
+        player_limits: [None, None],
+        books: [None, None],
     }
 }
 

@@ -44,7 +44,7 @@ enum Command {
     /// Serve a Boyi player over an engine protocol on stdin/stdout.
     Engine(commands::engine::EngineArgs),
     /// Play a match between two players and report the score, Elo and SPRT.
-    Match(commands::matches::MatchArgs),
+    Match(Box<commands::matches::MatchArgs>),
     /// Read a board position from a photo (or render a synthetic one: `vision synth`).
     Vision(commands::vision::VisionArgs),
 }

@@ -79,5 +79,5 @@ fn random_near(pos: &Gomoku, rng: &mut SplitMix64) -> Option<Move> {
             Move::Pass => false,
         })
         .collect();
-    (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())
+    (!moves.is_empty()).then(|| moves[rng.below(moves.len())])
 }

@@ -563,6 +563,7 @@ async fn photos_of_boards_are_read_over_http() {
         height: 480,
         size: Some(15),
         position: Some(stones),
+        distortion: None,
     })
     .unwrap();
     let (status, body) = http_post(

@@ -406,13 +406,13 @@ impl EngineBoard {
         }
         let new = self.pairs[key as usize];
         let weight = COMBO_WEIGHT[d];
-        for s in 0..2 {
+        for (s, &pat) in new.iter().enumerate() {
             let old = c.pats[s][d];
-            if old == new[s] {
+            if old == pat {
                 continue;
             }
-            c.pats[s][d] = new[s];
-            c.combo[s] = c.combo[s] + new[s] as u16 * weight - old as u16 * weight;
+            c.pats[s][d] = pat;
+            c.combo[s] = c.combo[s] + pat as u16 * weight - old as u16 * weight;
             // The sums and counts are other fields, so this is `refresh` without a reborrow.
             self.sums[s] -= c.value[s];
             self.threat_counts[s][c.threat[s] as usize] -= 1;
