@@ -45,7 +45,9 @@ fn score_line(text: &str) -> (String, String) {
 
 /// Black x on a row of 15 with four in a row from a to d: `xxxx11`.
 const GOMOKU_FOUR: &str = "15/15/15/15/15/15/15/15/15/15/15/xxxx11/oooo11/15/15 b";
-const GOMOKU_VCF: &str = "15/15/15/15/15/15/15/15/4x10/5x9/6x8/7o7/4o10/o14/15 b";
+/// The first position of the renju VCF suite (white to move wins by fours from l5).
+const RENJU_VCF: &str =
+    "15/15/8o6/4x3o6/5xxo7/4o1xx7/7o7/7x1oxxx2/7oxo1x3/8o1oxo2/15/15/15/15/15 w";
 
 #[test]
 fn analyze_gomoku_ends_with_the_score_line() {
@@ -142,8 +144,10 @@ fn solve_gomoku_reports_the_vcf_and_the_score_line() {
     let out = stdout(&[
         "solve",
         "gomoku",
+        "--variant",
+        "renju",
         "--position",
-        GOMOKU_VCF,
+        RENJU_VCF,
         "--budget-ms",
         "1000",
     ]);

@@ -223,7 +223,7 @@ impl Engine {
         let vcf = self.threats.vcf(b, 30);
         self.nodes += self.threats.nodes;
         if vcf {
-            return Some(self.threat_found(b));
+            return Some(self.threat_found(true));
         }
         if !self.config.vct || limits.depth.is_some_and(|d| d < 4) {
             return None;
@@ -231,14 +231,14 @@ impl Engine {
         self.threats.reset(150_000, share(5));
         let vct = self.threats.vct(b, 7, 10);
         self.nodes += self.threats.nodes;
-        vct.then(|| self.threat_found(b))
+        vct.then(|| self.threat_found(false))
     }
 
-    fn threat_found(&self, b: &EngineBoard) -> Found {
+    /// The win the threat search found; `complete` when its line runs to the five (VCF).
+    fn threat_found(&self, complete: bool) -> Found {
         let pv = self.threats.line.clone();
-        // Plies to the five: the line's length when complete (VCF), else an estimate.
-        let plies = if pv.len() > 1 { pv.len() as i32 } else { 9 };
-        let _ = b;
+        // Plies to the five: the line's length when complete, else an estimate.
+        let plies = if complete { pv.len() as i32 } else { 9 };
         Found {
             best: pv[0],
             value: MATE - plies,
