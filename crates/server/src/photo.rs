@@ -15,7 +15,6 @@ use boyi_games::GameKind;
 use boyi_vision::{BoardRead, ReadOptions, Stone};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::fmt::Write as _;
 use std::sync::Arc;
 
 /// Largest photo accepted (bytes).
@@ -186,36 +185,6 @@ fn counts(board: &BoardRead) -> (usize, usize) {
     let count = |s: Stone| board.points.iter().filter(|p| p.stone == s).count();
     (count(Stone::Black), count(Stone::White))
 }
-
-/// The rows of rules/positions.md: top row first, `/`-separated, runs of empty points as
-/// numbers.
-fn rows_text(board: &BoardRead) -> String {
-    let rows: Vec<String> = board
-        .points
-        .chunks(board.size)
-        .map(|row| {
-            let mut s = String::new();
-            let mut run = 0;
-            for p in row {
-                if p.stone == Stone::Empty {
-                    run += 1;
-                    continue;
-                }
-                if run > 0 {
-                    let _ = write!(s, "{run}");
-                    run = 0;
-                }
-                s.push(p.stone.symbol());
-            }
-            if run > 0 {
-                let _ = write!(s, "{run}");
-            }
-            s
-        })
-        .collect();
-    rows.join("/")
-}
-
 /// The side to move implied by the stone counts, as the rules allow them.
 fn implied_side(kind: GameKind, b: usize, w: usize, n: usize) -> Result<(Side, String), String> {
     let impossible = |rule: &str| {
@@ -257,7 +226,7 @@ fn position<G: Game>(
         Some(t) => t,
         None => implied,
     };
-    let text = format!("{} {}{rest}", rows_text(board), side.letter());
+    let text = format!("{} {}{rest}", board.position_rows(), side.letter());
     G::from_text(&Default::default(), &text).map_err(|e| e.to_string())?;
     Ok(text)
 }

@@ -103,6 +103,35 @@ impl BoardRead {
         [(0.0, 0.0), (m, 0.0), (m, m), (0.0, m)].map(|(c, r)| self.map.apply(c, r))
     }
 
+    /// The rows of the position text (rules/positions.md): top row first, `/`-separated,
+    /// runs of empty points as numbers.
+    pub fn position_rows(&self) -> String {
+        let rows: Vec<String> = self
+            .points
+            .chunks(self.size)
+            .map(|row| {
+                let mut s = String::new();
+                let mut run = 0;
+                for p in row {
+                    if p.stone == Stone::Empty {
+                        run += 1;
+                        continue;
+                    }
+                    if run > 0 {
+                        s += &run.to_string();
+                        run = 0;
+                    }
+                    s.push(p.stone.symbol());
+                }
+                if run > 0 {
+                    s += &run.to_string();
+                }
+                s
+            })
+            .collect();
+        rows.join("/")
+    }
+
     /// One string per row, top row first: `.` empty, `x` black, `o` white.
     pub fn rows(&self) -> Vec<String> {
         self.points

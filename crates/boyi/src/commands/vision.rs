@@ -13,7 +13,6 @@ use boyi_games::jiu::Jiu;
 use boyi_vision::synth::{Level, SynthOptions};
 use boyi_vision::{BoardRead, ReadOptions, Stone};
 use clap::{Args, Subcommand, ValueEnum};
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -299,35 +298,6 @@ fn game_name(g: VisionGame) -> &'static str {
         VisionGame::Grid => "grid",
     }
 }
-
-/// The rows of positions.md: top row first, `/`-separated, runs of empty points as numbers.
-fn run_length_rows(board: &BoardRead) -> String {
-    let rows: Vec<String> = board
-        .points
-        .chunks(board.size)
-        .map(|row| {
-            let mut s = String::new();
-            let mut run = 0;
-            for p in row {
-                if p.stone == Stone::Empty {
-                    run += 1;
-                    continue;
-                }
-                if run > 0 {
-                    let _ = write!(s, "{run}");
-                    run = 0;
-                }
-                s.push(p.stone.symbol());
-            }
-            if run > 0 {
-                let _ = write!(s, "{run}");
-            }
-            s
-        })
-        .collect();
-    rows.join("/")
-}
-
 fn counts(board: &BoardRead) -> (usize, usize) {
     let b = board
         .points
@@ -348,7 +318,7 @@ fn position_text(
     board: &BoardRead,
     to_move: Option<Side>,
 ) -> Result<String, String> {
-    let rows = run_length_rows(board);
+    let rows = board.position_rows();
     let (b, w) = counts(board);
     let side = |expected: Option<Side>, rule: &str| -> Result<Side, String> {
         match (expected, to_move) {
