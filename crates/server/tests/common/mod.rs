@@ -20,8 +20,15 @@ pub struct TestServer {
 }
 
 impl TestServer {
+    /// A server whose per-connection message rate is high: tests send moves as fast as the
+    /// machine allows, far faster than people (the rate limit has a test of its own).
     pub fn start(db: &Path) -> TestServer {
-        Self::start_with(db, Limits::default())
+        let limits = Limits {
+            messages_per_second: 100_000.0,
+            message_burst: 100_000.0,
+            ..Limits::default()
+        };
+        Self::start_with(db, limits)
     }
 
     /// Runs the server in a runtime of its own on its own thread.
@@ -131,11 +138,19 @@ impl Client {
         v["message"].as_str().unwrap().to_string()
     }
 
-    /// The next state of `table` that has `plies` moves.
+    /// The next state of `table` that has `plies` moves; an error on the way fails the test
+    /// at once, naming it (waiting for a state that will never come hides the cause).
     pub async fn state_at(&mut self, table: &str, plies: usize) -> Value {
         loop {
-            let v = self.recv_type("state").await;
-            if v["table"] == table && v["moves"].as_array().unwrap().len() == plies {
+            let v = self.recv().await;
+            assert_ne!(
+                v["type"], "error",
+                "waiting for ply {plies} of {table}: {v}"
+            );
+            if v["type"] == "state"
+                && v["table"] == table
+                && v["moves"].as_array().unwrap().len() == plies
+            {
                 return v;
             }
         }
