@@ -1,30 +1,9 @@
 //! `boyi analyze`, `boyi bench` and `boyi solve` for Gomoku and Connect6 through the real
 //! binary: the last line formats of positions.md and clear errors for bad positions.
 
-use std::process::{Command, Output};
+mod common;
 
-fn boyi(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boyi"))
-        .args(args)
-        .output()
-        .expect("boyi runs")
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = boyi(args);
-    assert!(
-        out.status.success(),
-        "boyi {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn stderr_of_failure(args: &[&str]) -> String {
-    let out = boyi(args);
-    assert!(!out.status.success(), "boyi {args:?} should fail");
-    String::from_utf8(out.stderr).unwrap()
-}
+use common::{ok, stderr_of_failure};
 
 /// The last line `score <value> bestmove <move>`: returns (value, move).
 fn score_line(text: &str) -> (String, String) {
@@ -51,7 +30,7 @@ const RENJU_VCF: &str =
 
 #[test]
 fn analyze_gomoku_ends_with_the_score_line() {
-    let out = stdout(&[
+    let out = ok(&[
         "analyze",
         "gomoku",
         "--position",
@@ -61,7 +40,7 @@ fn analyze_gomoku_ends_with_the_score_line() {
     ]);
     assert!(out.lines().any(|l| l.starts_with("info depth")), "{out}");
     assert_eq!(score_line(&out), ("mate 1".to_string(), "e4".to_string()));
-    let out = stdout(&[
+    let out = ok(&[
         "analyze",
         "gomoku",
         "--variant",
@@ -77,7 +56,7 @@ fn analyze_gomoku_ends_with_the_score_line() {
 #[test]
 fn analyze_connect6_ends_with_the_score_line() {
     let pos = "o17o/19/19/19/19/19/19/19/8xxxx7/19/8oooo7/19/19/19/19/19/19/19/x18 b";
-    let out = stdout(&["analyze", "connect6", "--position", pos, "--depth", "2"]);
+    let out = ok(&["analyze", "connect6", "--position", pos, "--depth", "2"]);
     let (value, mv) = score_line(&out);
     assert!(value.starts_with("mate "), "{out}");
     // Two stones that complete six on the black row.
@@ -86,7 +65,7 @@ fn analyze_connect6_ends_with_the_score_line() {
         stones.len() <= 2 && stones.iter().all(|s| s.ends_with("11")),
         "{mv}"
     );
-    let out = stdout(&[
+    let out = ok(&[
         "analyze",
         "connect6",
         "--position",
@@ -126,14 +105,14 @@ fn analyze_rejects_bad_positions() {
 #[test]
 fn bench_prints_a_signature_and_speed() {
     for game in ["gomoku", "connect6"] {
-        let out = stdout(&["bench", game, "--depth-offset", "-4"]);
+        let out = ok(&["bench", game, "--depth-offset", "-4"]);
         let last = out.lines().last().unwrap();
         let f: Vec<&str> = last.split(' ').collect();
         assert_eq!((f[0], f[2], f[4]), ("nodes", "time", "nps"), "{last}");
         assert!(f[1].parse::<u64>().unwrap() > 0, "{last}");
         f[5].parse::<u64>().expect("integer nps");
         // The node count is a signature: the same on every run.
-        let again = stdout(&["bench", game, "--depth-offset", "-4"]);
+        let again = ok(&["bench", game, "--depth-offset", "-4"]);
         assert_eq!(again.lines().last().unwrap().split(' ').nth(1), Some(f[1]));
         assert!(out.lines().filter(|l| l.starts_with("position ")).count() >= 3);
     }
@@ -141,7 +120,7 @@ fn bench_prints_a_signature_and_speed() {
 
 #[test]
 fn solve_gomoku_reports_the_vcf_and_the_score_line() {
-    let out = stdout(&[
+    let out = ok(&[
         "solve",
         "gomoku",
         "--variant",
@@ -157,7 +136,7 @@ fn solve_gomoku_reports_the_vcf_and_the_score_line() {
     assert!(value.starts_with("mate "), "{out}");
     assert!(first["win vcf ".len()..].starts_with(&mv), "{out}");
     let quiet = "15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 w";
-    let out = stdout(&["solve", "gomoku", "--position", quiet, "--budget-ms", "200"]);
+    let out = ok(&["solve", "gomoku", "--position", quiet, "--budget-ms", "200"]);
     assert_eq!(out.lines().next(), Some("none"), "{out}");
     score_line(&out);
 }

@@ -1,26 +1,11 @@
 //! `boyi match` and `boyi engine` with opening books, and their games in the database.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn boyi(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boyi"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("boyi runs")
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = boyi(dir, args);
-    assert!(
-        out.status.success(),
-        "boyi {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use common::{ok_in, workdir};
+use std::path::Path;
+use std::process::{Command, Stdio};
 
 /// `boyi engine …` fed `input` on standard input; `END` is sent once a move line came back.
 fn engine(dir: &Path, args: &[&str], input: &str) -> String {
@@ -60,13 +45,6 @@ fn engine(dir: &Path, args: &[&str], input: &str) -> String {
     text
 }
 
-fn workdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("boyi-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// A book of one line, h8 i9 j10 k11, in `dir/g.book`.
 fn book(dir: &Path) {
     std::fs::write(
@@ -74,7 +52,7 @@ fn book(dir: &Path) {
         "[Game \"gomoku\"]\n[Result \"white\"]\n1. h8\n2. i9\n3. j10\n4. k11\n",
     )
     .unwrap();
-    ok(
+    ok_in(
         dir,
         &["book", "build", "gomoku", "games.boyi", "-o", "g.book"],
     );
@@ -84,7 +62,7 @@ fn book(dir: &Path) {
 fn match_with_a_book_plays_its_line_and_stores_every_game() {
     let dir = workdir("match-book");
     book(&dir);
-    let out = ok(
+    let out = ok_in(
         &dir,
         &[
             "match",
@@ -118,9 +96,9 @@ fn match_with_a_book_plays_its_line_and_stores_every_game() {
         .collect();
     assert!(heads[0].starts_with("h8,"), "{heads:?}");
     assert_eq!(heads[0], heads[1], "best choice plays the same line");
-    let all = ok(&dir, &["record", "search", "--db", "m.sqlite"]);
+    let all = ok_in(&dir, &["record", "search", "--db", "m.sqlite"]);
     assert_eq!(all.lines().count(), 2, "{all}");
-    let first = ok(
+    let first = ok_in(
         &dir,
         &[
             "record",
@@ -137,7 +115,7 @@ fn match_with_a_book_plays_its_line_and_stores_every_game() {
     );
     assert!(first.contains("2 games reached the position"), "{first}");
     // Per side: only A has the book, and A plays black in game 1.
-    let out = ok(
+    let out = ok_in(
         &dir,
         &[
             "match",
@@ -173,7 +151,7 @@ fn match_with_a_book_plays_its_line_and_stores_every_game() {
 #[test]
 fn match_games_go_to_the_default_database() {
     let dir = workdir("match-default-db");
-    ok(
+    ok_in(
         &dir,
         &[
             "match",
@@ -188,10 +166,10 @@ fn match_games_go_to_the_default_database() {
             "6",
         ],
     );
-    let all = ok(&dir, &["record", "search"]);
+    let all = ok_in(&dir, &["record", "search"]);
     assert_eq!(all.lines().count(), 2, "{all}");
     assert!(all.contains("boyi:random"), "{all}");
-    let draws = ok(&dir, &["record", "search", "--result", "draw"]);
+    let draws = ok_in(&dir, &["record", "search", "--result", "draw"]);
     assert_eq!(draws.lines().count(), 2, "move-limit draws: {draws}");
 }
 
@@ -222,9 +200,9 @@ fn engine_session_plays_the_book_and_records_with_the_flag() {
     let mut with_db = args.to_vec();
     with_db.extend(["--db", "e.sqlite"]);
     engine(&dir, &with_db, input);
-    let all = ok(&dir, &["record", "search", "--db", "e.sqlite"]);
+    let all = ok_in(&dir, &["record", "search", "--db", "e.sqlite"]);
     assert_eq!(all.lines().count(), 1, "{all}");
-    let pos = ok(
+    let pos = ok_in(
         &dir,
         &[
             "record",

@@ -1,31 +1,9 @@
 //! `boyi record …` and `boyi book …` through the real binary.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn boyi(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boyi"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("boyi runs")
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = boyi(dir, args);
-    assert!(
-        out.status.success(),
-        "boyi {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn fails(dir: &Path, args: &[&str]) -> String {
-    let out = boyi(dir, args);
-    assert!(!out.status.success(), "boyi {args:?} should fail");
-    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
-}
+use common::{fails_in, ok_in, workdir};
+use std::path::Path;
 
 fn sample(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -35,18 +13,10 @@ fn sample(name: &str) -> String {
         .into_owned()
 }
 
-/// A fresh working directory for one test.
-fn workdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("boyi-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn convert_between_formats() {
     let dir = workdir("convert");
-    ok(
+    ok_in(
         &dir,
         &["record", "convert", &sample("gomoku_five.psq"), "game.sgf"],
     );
@@ -55,13 +25,13 @@ fn convert_between_formats() {
         sgf.starts_with("(;GM[4]FF[4]CA[UTF-8]SZ[15]RU[freestyle]PB[alice]PW[bob]RE[B+]"),
         "{sgf}"
     );
-    ok(
+    ok_in(
         &dir,
         &["record", "convert", "game.sgf", "game.out", "--to", "boyi"],
     );
     let text = std::fs::read_to_string(dir.join("game.out")).unwrap();
     assert!(text.contains("1. h8 {1.250}"), "{text}");
-    ok(
+    ok_in(
         &dir,
         &["record", "convert", &sample("connect6_six.sgf"), "c6.c6"],
     );
@@ -70,12 +40,12 @@ fn convert_between_formats() {
         c6.starts_with("{[C6][alice B][bob W][后手胜][][];B(J,10);W(K,10);W(K,11);"),
         "{c6}"
     );
-    let err = fails(
+    let err = fails_in(
         &dir,
         &["record", "convert", &sample("connect6_six.c6"), "x.psq"],
     );
     assert!(err.contains("gomoku"), "{err}");
-    let err = fails(
+    let err = fails_in(
         &dir,
         &["record", "convert", &sample("connect6_six.c6"), "x.what"],
     );
@@ -85,7 +55,7 @@ fn convert_between_formats() {
 #[test]
 fn validate_reports_the_illegal_ply() {
     let dir = workdir("validate");
-    let out = ok(
+    let out = ok_in(
         &dir,
         &[
             "record",
@@ -96,7 +66,7 @@ fn validate_reports_the_illegal_ply() {
     );
     assert_eq!(out.lines().count(), 2);
     assert!(out.lines().all(|l| l.starts_with("ok ")), "{out}");
-    let out = fails(
+    let out = fails_in(
         &dir,
         &[
             "record",
@@ -112,7 +82,7 @@ fn validate_reports_the_illegal_ply() {
 #[test]
 fn show_replays_and_prints_the_final_position() {
     let dir = workdir("show");
-    let fen = ok(
+    let fen = ok_in(
         &dir,
         &["record", "show", &sample("gomoku_five.boyi"), "--fen"],
     );
@@ -120,16 +90,16 @@ fn show_replays_and_prints_the_final_position() {
         fen.trim(),
         "15/15/15/7xo6/7xo6/7xo6/7xo6/7x7/15/15/15/15/15/15/15 w"
     );
-    let out = ok(&dir, &["record", "show", &sample("connect6_six.c6")]);
+    let out = ok_in(&dir, &["record", "show", &sample("connect6_six.c6")]);
     assert!(out.contains("   6. white k9 k14"), "{out}");
     assert!(out.contains("result: white six in a row"), "{out}");
-    let all = ok(
+    let all = ok_in(
         &dir,
         &["record", "show", &sample("gomoku_five.sgf"), "--all"],
     );
     assert!(all.lines().count() > 9 * 15, "a board per move");
     assert!(
-        fails(
+        fails_in(
             &dir,
             &["record", "show", &sample("gomoku_five.sgf"), "--game", "2"]
         )
@@ -140,7 +110,7 @@ fn show_replays_and_prints_the_final_position() {
 #[test]
 fn import_and_search_the_default_database() {
     let dir = workdir("import");
-    let out = ok(
+    let out = ok_in(
         &dir,
         &[
             "record",
@@ -155,17 +125,17 @@ fn import_and_search_the_default_database() {
         "{out}"
     );
     assert!(dir.join("boyi.sqlite").exists());
-    let all = ok(&dir, &["record", "search"]);
+    let all = ok_in(&dir, &["record", "search"]);
     assert_eq!(all.lines().count(), 3, "{all}");
-    let white = ok(&dir, &["record", "search", "--result", "white"]);
+    let white = ok_in(&dir, &["record", "search", "--result", "white"]);
     assert_eq!(white.lines().count(), 1);
     assert!(white.contains("connect6"), "{white}");
-    let by_date = ok(
+    let by_date = ok_in(
         &dir,
         &["record", "search", "--date", "2024-05", "--player", "bob"],
     );
     assert_eq!(by_date.lines().count(), 1, "{by_date}");
-    let pos = ok(
+    let pos = ok_in(
         &dir,
         &[
             "record", "search", "--game", "gomoku", "--moves", "h8,i9,h9",
@@ -173,7 +143,7 @@ fn import_and_search_the_default_database() {
     );
     assert!(pos.contains("2 games reached the position"), "{pos}");
     assert!(pos.contains("next i10: 2"), "{pos}");
-    let end = ok(
+    let end = ok_in(
         &dir,
         &[
             "record",
@@ -185,10 +155,10 @@ fn import_and_search_the_default_database() {
         ],
     );
     assert!(end.contains("next j11 j12: 1"), "{end}");
-    let err = fails(&dir, &["record", "search", "--moves", "h8"]);
+    let err = fails_in(&dir, &["record", "search", "--moves", "h8"]);
     assert!(err.contains("--game"), "{err}");
     let other = workdir("import-db");
-    ok(
+    ok_in(
         &dir,
         &[
             "record",
@@ -211,12 +181,12 @@ fn book_build_and_probe() {
          [Game \"gomoku\"]\n[Result \"white\"]\n1. h8\n2. g9\n3. f10\n4. e11\n",
     )
     .unwrap();
-    let out = ok(
+    let out = ok_in(
         &dir,
         &["book", "build", "gomoku", "games.boyi", "-o", "g.book"],
     );
     assert!(out.contains("3 games"), "{out}");
-    let probe = ok(
+    let probe = ok_in(
         &dir,
         &["book", "probe", "gomoku", "g.book", "--moves", "h8,i9,j10"],
     );
@@ -230,20 +200,20 @@ fn book_build_and_probe() {
         "g7\tgames 1\twins 0\tdraws 0\tlosses 1\tscore 0.000"
     );
     assert!(
-        ok(
+        ok_in(
             &dir,
             &["book", "probe", "gomoku", "g.book", "--moves", "a1"]
         )
         .is_empty()
     );
-    let err = fails(&dir, &["book", "probe", "connect6", "g.book"]);
+    let err = fails_in(&dir, &["book", "probe", "connect6", "g.book"]);
     assert!(err.contains("for gomoku"), "{err}");
 }
 
 #[test]
 fn jiu_records_validate_show_and_convert() {
     let dir = workdir("jiu");
-    let out = ok(
+    let out = ok_in(
         &dir,
         &[
             "record",
@@ -261,14 +231,14 @@ fn jiu_records_validate_show_and_convert() {
         );
     }
     // Dataset text to Boyi text and back gives the sample again.
-    ok(
+    ok_in(
         &dir,
         &["record", "convert", &sample("jiu_random.jiu"), "game.boyi"],
     );
     let boyi = std::fs::read_to_string(dir.join("game.boyi")).unwrap();
     assert!(boyi.starts_with("[Game \"jiu\"]"), "{boyi}");
     assert!(boyi.contains("\n197. "), "{boyi}");
-    ok(
+    ok_in(
         &dir,
         &["record", "convert", "game.boyi", "game.txt", "--to", "jiu"],
     );
@@ -278,10 +248,10 @@ fn jiu_records_validate_show_and_convert() {
         std::fs::read_to_string(sample("jiu_random.jiu")).unwrap()
     );
     // show: the moves, the result and the final position.
-    let out = ok(&dir, &["record", "show", "game.txt"]);
+    let out = ok_in(&dir, &["record", "show", "game.txt"]);
     assert!(out.contains("   1. white h8"), "{out}");
     assert!(out.contains("result: white fewer than 4 pieces"), "{out}");
-    let fen = ok(
+    let fen = ok_in(
         &dir,
         &["record", "show", &sample("jiu_random.boyi"), "--fen"],
     );
@@ -293,7 +263,7 @@ fn jiu_records_validate_show_and_convert() {
         format!("{head}Stage[2]:B(A,1)-O(A,2);{battle}"),
     )
     .unwrap();
-    let out = fails(&dir, &["record", "validate", "bad.jiu"]);
+    let out = fails_in(&dir, &["record", "validate", "bad.jiu"]);
     assert!(
         out.contains("invalid") && out.contains("ply 197 (B(A,1)-O(A,2))"),
         "{out}"

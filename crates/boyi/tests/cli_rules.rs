@@ -1,30 +1,9 @@
 //! `boyi moves`, `boyi perft` and `boyi show` through the real binary: output formats of
 //! positions.md and clear errors for bad input.
 
-use std::process::{Command, Output};
+mod common;
 
-fn boyi(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boyi"))
-        .args(args)
-        .output()
-        .expect("boyi runs")
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = boyi(args);
-    assert!(
-        out.status.success(),
-        "boyi {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn stderr_of_failure(args: &[&str]) -> String {
-    let out = boyi(args);
-    assert!(!out.status.success(), "boyi {args:?} should fail");
-    String::from_utf8(out.stderr).unwrap()
-}
+use common::{ok, stderr_of_failure};
 
 /// Checks the last perft line `nodes N time S.SSS nps N` and returns N.
 fn perft_nodes(text: &str) -> u64 {
@@ -40,7 +19,7 @@ fn perft_nodes(text: &str) -> u64 {
 
 #[test]
 fn moves_are_canonical_and_byte_sorted() {
-    let out = stdout(&["moves", "gomoku", "--size", "9", "--moves", "E5,d4"]);
+    let out = ok(&["moves", "gomoku", "--size", "9", "--moves", "E5,d4"]);
     let lines: Vec<&str> = out.lines().collect();
     let mut sorted = lines.clone();
     sorted.sort();
@@ -48,7 +27,7 @@ fn moves_are_canonical_and_byte_sorted() {
     assert_eq!(lines.len(), 81 - 2 + 1);
     assert!(lines.contains(&"pass") && !lines.contains(&"e5"));
     assert_eq!(lines[..3], ["a1", "a2", "a3"]);
-    let c6 = stdout(&["moves", "connect6", "--size", "6", "--moves", "c3"]);
+    let c6 = ok(&["moves", "connect6", "--size", "6", "--moves", "c3"]);
     assert_eq!(c6.lines().count(), 35 * 34 / 2);
     assert!(c6.lines().all(|l| l.split(' ').count() == 2));
 }
@@ -56,10 +35,10 @@ fn moves_are_canonical_and_byte_sorted() {
 #[test]
 fn perft_prints_divide_and_the_summary_line() {
     assert_eq!(
-        perft_nodes(&stdout(&["perft", "gomoku", "--depth", "2"])),
+        perft_nodes(&ok(&["perft", "gomoku", "--depth", "2"])),
         50_851
     );
-    let out = stdout(&[
+    let out = ok(&[
         "perft", "connect6", "--size", "7", "--depth", "2", "--divide",
     ]);
     let lines: Vec<&str> = out.lines().collect();
@@ -70,7 +49,7 @@ fn perft_prints_divide_and_the_summary_line() {
         lines[0]
     );
     assert_eq!(perft_nodes(&out), 49 * 1128);
-    let renju = stdout(&[
+    let renju = ok(&[
         "perft",
         "gomoku",
         "--variant",
@@ -85,7 +64,7 @@ fn perft_prints_divide_and_the_summary_line() {
 
 #[test]
 fn show_draws_the_board() {
-    let out = stdout(&["show", "gomoku", "--size", "9", "--moves", "e5,f6"]);
+    let out = ok(&["show", "gomoku", "--size", "9", "--moves", "e5,f6"]);
     assert!(out.contains(" 9  . . . . . . . . ."), "{out}");
     assert!(out.contains(" 5  . . . . x . . . ."), "{out}");
     assert!(
@@ -94,7 +73,7 @@ fn show_draws_the_board() {
     );
     assert!(out.contains("    a b c d e f g h i"), "{out}");
     assert!(out.contains("black to move"), "{out}");
-    let won = stdout(&[
+    let won = ok(&[
         "show",
         "gomoku",
         "--size",
@@ -106,7 +85,7 @@ fn show_draws_the_board() {
         won.contains("game over: black wins (five in a row)"),
         "{won}"
     );
-    let c6 = stdout(&["show", "connect6", "--moves", "j10,k10 k11"]);
+    let c6 = ok(&["show", "connect6", "--moves", "j10,k10 k11"]);
     assert!(c6.contains("black to move, 2 stones this turn"), "{c6}");
 }
 

@@ -1,33 +1,10 @@
 //! `boyi vision` through the real binary: synthetic photos read back, game checks with exit
 //! status 2 for implausible reads, hand-given corners, suggestions, JSON and bad input.
 
+mod common;
+
+use common::{boyi, ok, workdir};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn boyi(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boyi"))
-        .args(args)
-        .output()
-        .expect("boyi runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = boyi(args);
-    assert!(
-        out.status.success(),
-        "boyi {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("boyi-cli-vision-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Renders a photo; returns its path and the corner list printed by `synth`.
 fn synth(dir: &std::path::Path, name: &str, extra: &[&str]) -> (String, String) {
@@ -45,7 +22,7 @@ fn truth(photo: &str) -> String {
 
 #[test]
 fn grid_rows_match_the_synthetic_truth() {
-    let dir = scratch("grid");
+    let dir = workdir("grid");
     for (seed, size) in [("11", "19"), ("12", "9"), ("13", "13")] {
         let (photo, _) = synth(&dir, seed, &["--seed", seed, "--size", size]);
         assert_eq!(ok(&["vision", &photo]), truth(&photo), "seed {seed}");
@@ -54,7 +31,7 @@ fn grid_rows_match_the_synthetic_truth() {
 
 #[test]
 fn jiu_board_reads_as_placement_text() {
-    let dir = scratch("jiu");
+    let dir = workdir("jiu");
     // White placed g7 first, black h8, then white a14: black places next.
     let rows = "14/14/14/14/14/14/7x6/6o7/14/14/14/14/14/o13";
     let (photo, _) = synth(&dir, "jiu", &["--seed", "4", "--position", rows]);
@@ -64,7 +41,7 @@ fn jiu_board_reads_as_placement_text() {
 
 #[test]
 fn gomoku_text_infers_side_to_move_and_checks_it() {
-    let dir = scratch("gomoku");
+    let dir = workdir("gomoku");
     let rows = "15/15/15/15/15/15/7x7/6ox7/15/15/15/15/15/15/15";
     let (photo, _) = synth(&dir, "g", &["--seed", "5", "--position", rows]);
     assert_eq!(
@@ -83,7 +60,7 @@ fn gomoku_text_infers_side_to_move_and_checks_it() {
 
 #[test]
 fn impossible_stone_counts_exit_with_status_2() {
-    let dir = scratch("counts");
+    let dir = workdir("counts");
     let rows = "9/9/9/2xxx4/9/9/9/9/9";
     let (photo, _) = synth(&dir, "c", &["--seed", "6", "--position", rows]);
     let out = boyi(&["vision", &photo, "--game", "gomoku"]);
@@ -95,7 +72,7 @@ fn impossible_stone_counts_exit_with_status_2() {
 
 #[test]
 fn hand_given_corners_read_the_board() {
-    let dir = scratch("corners");
+    let dir = workdir("corners");
     let (photo, corners) = synth(&dir, "k", &["--seed", "7", "--size", "15"]);
     let out = ok(&["vision", &photo, "--corners", &corners, "--size", "15"]);
     assert_eq!(out, truth(&photo));
@@ -105,7 +82,7 @@ fn hand_given_corners_read_the_board() {
 
 #[test]
 fn suggest_wins_or_blocks_at_once() {
-    let dir = scratch("suggest");
+    let dir = workdir("suggest");
     // Black to move with four in a row on the 8th row from the top: e8..h8 → d8 or i8 wins.
     let rows = "15/15/15/15/15/15/15/4xxxx7/15/15/15/2ooo10/15/o14/15";
     let (photo, _) = synth(&dir, "s", &["--seed", "8", "--position", rows]);
@@ -121,7 +98,7 @@ fn suggest_wins_or_blocks_at_once() {
 
 #[test]
 fn json_gives_corners_and_every_point() {
-    let dir = scratch("json");
+    let dir = workdir("json");
     let (photo, _) = synth(&dir, "j", &["--seed", "9", "--size", "9"]);
     let out = ok(&["vision", &photo, "--json"]);
     assert!(out.starts_with("{\"size\":9,\"corners\":[["));
@@ -131,7 +108,7 @@ fn json_gives_corners_and_every_point() {
 
 #[test]
 fn bad_input_gives_clear_errors() {
-    let dir = scratch("bad");
+    let dir = workdir("bad");
     let missing = dir.join("missing.jpg").display().to_string();
     let out = boyi(&["vision", &missing]);
     assert_eq!(out.status.code(), Some(1));
