@@ -101,11 +101,13 @@ pub fn from_corners(
             lens: Lens::none(r.w as f64, r.h as f64),
         };
         let on = (0..n)
-            .flat_map(|k| [0, 1].map(|f| probe(r, &h, f, k as f64, (0.0, m), MIN_PEAK).0))
+            .flat_map(|k| [0, 1].map(|f| probe(r, &h, f, k as f64, (0.0, m), MIN_PEAK).fraction()))
             .sum::<f64>()
             / (2 * n) as f64;
         let mid = (0..n - 1)
-            .flat_map(|k| [0, 1].map(|f| probe(r, &h, f, k as f64 + 0.5, (0.0, m), MIN_PEAK).0))
+            .flat_map(|k| {
+                [0, 1].map(|f| probe(r, &h, f, k as f64 + 0.5, (0.0, m), MIN_PEAK).fraction())
+            })
             .sum::<f64>()
             / (2 * n - 2) as f64;
         let s = on - mid;
@@ -174,7 +176,7 @@ fn densify(r: &Plane, mut h: GridMap, mut spans: [(i32, i32); 2]) -> (GridMap, [
         (lo..hi)
             .map(|k| {
                 let along = (other.0 as f64, other.1 as f64);
-                probe(r, h, f, k as f64 + offset, along, MIN_PEAK).0
+                probe(r, h, f, k as f64 + offset, along, MIN_PEAK).fraction()
             })
             .sum::<f64>()
             / (hi - lo).max(1) as f64
@@ -199,9 +201,44 @@ fn densify(r: &Plane, mut h: GridMap, mut spans: [(i32, i32); 2]) -> (GridMap, [
     (h, spans)
 }
 
-/// Looks for grid line `family`/`k` (`x = k` or `y = k`) between `s_lo` and `s_hi` along it.
-/// Returns the fraction of probes that found a thin dark line within 0.12 grid steps of the
-/// prediction, and the image points of every line found within 0.3 steps.
+/// What probing across a candidate grid line found.
+pub struct Probed {
+    /// Probes made (inside the photo).
+    pub tries: usize,
+    /// Probes that found a thin dark line within [`NEAR`] grid steps of the prediction.
+    pub hits: usize,
+    /// The image points of every line found within [`WINDOW`] steps.
+    pub found: Vec<LinePoint>,
+}
+
+/// Half-width of the window searched across a candidate line, in grid steps.
+const WINDOW: f64 = 0.3;
+/// How near the prediction a found line counts as a hit, in grid steps.
+const NEAR: f64 = 0.12;
+
+impl Probed {
+    /// The fraction of probes that hit.
+    pub fn fraction(&self) -> f64 {
+        if self.tries == 0 {
+            0.0
+        } else {
+            self.hits as f64 / self.tries as f64
+        }
+    }
+
+    /// Hits beyond chance, scaled so that a line found by every probe scores 1: texture or
+    /// noise puts its strongest dark speck anywhere in the window, so it hits the middle
+    /// `NEAR / WINDOW` of the time; a grid line hits every time it is seen.
+    pub fn excess(&self) -> f64 {
+        let chance = NEAR / WINDOW;
+        let misses = (self.found.len() - self.hits) as f64;
+        let excess = self.hits as f64 - chance / (1.0 - chance) * misses;
+        (excess / self.tries.max(1) as f64).max(0.0)
+    }
+}
+
+/// Looks for grid line `family`/`k` (`x = k` or `y = k`) between `s_lo` and `s_hi` along it,
+/// three probes per cell across the line.
 pub fn probe(
     r: &Plane,
     h: &GridMap,
@@ -209,7 +246,7 @@ pub fn probe(
     k: f64,
     (s_lo, s_hi): (f64, f64),
     min_peak: f32,
-) -> (f64, Vec<LinePoint>) {
+) -> Probed {
     let at = |u: f64, s: f64| {
         if family == 0 {
             h.apply(u, s)
@@ -223,8 +260,8 @@ pub fn probe(
     for c in 0..cells {
         for frac in [0.25, 0.5, 0.75] {
             let s = s_lo + c as f64 + frac;
-            let p0 = at(k - 0.3, s);
-            let p1 = at(k + 0.3, s);
+            let p0 = at(k - WINDOW, s);
+            let p1 = at(k + WINDOW, s);
             if !inside(r, p0) || !inside(r, p1) {
                 continue;
             }
@@ -253,8 +290,8 @@ pub fn probe(
                 0.0
             };
             let t = (j as f64 + sub) / n as f64;
-            let u = -0.3 + 0.6 * t;
-            if u.abs() < 0.12 {
+            let u = WINDOW * (2.0 * t - 1.0);
+            if u.abs() < NEAR {
                 hits += 1;
             }
             found.push(LinePoint {
@@ -266,12 +303,7 @@ pub fn probe(
             });
         }
     }
-    let frac = if tries == 0 {
-        0.0
-    } else {
-        hits as f64 / tries as f64
-    };
-    (frac, found)
+    Probed { tries, hits, found }
 }
 
 fn inside(r: &Plane, p: (f64, f64)) -> bool {
@@ -298,14 +330,15 @@ fn extent(
         for f in 0..2 {
             let other = ranges[1 - f];
             for k in ranges[f].0 - 4..=ranges[f].1 + 4 {
-                let (e, _) = probe(
+                let e = probe(
                     r,
                     &h,
                     f,
                     k as f64,
                     (other.0 as f64, other.1 as f64),
                     min_peak,
-                );
+                )
+                .excess();
                 let c = if e >= 0.02 {
                     crossing_evidence(r, &h, f, k, other, min_peak)
                 } else {
@@ -346,7 +379,7 @@ fn typical_peak(r: &Plane, h: &GridMap, ranges: [(i32, i32); 2]) -> f32 {
                     (other.0 as f64, other.1 as f64),
                     MIN_PEAK,
                 )
-                .1
+                .found
             })
         })
         .map(|p| p.weight as f32)
@@ -371,7 +404,7 @@ fn crossing_evidence(
 ) -> f64 {
     let strip = |a: i32| {
         let total: f64 = (other.0..=other.1)
-            .map(|j| probe(r, h, 1 - f, j as f64, (a as f64, a as f64 + 1.0), min_peak).0)
+            .map(|j| probe(r, h, 1 - f, j as f64, (a as f64, a as f64 + 1.0), min_peak).excess())
             .sum();
         total / (other.1 - other.0 + 1) as f64
     };
@@ -392,9 +425,7 @@ fn choose_window(ev: &[(i32, f64)], size: Option<usize>) -> Option<(i32, i32)> {
         })?;
         return Some((ev[best].0, ev[best + n - 1].0));
     }
-    let mut sorted: Vec<f64> = ev.iter().map(|e| e.1).filter(|&e| e > 0.05).collect();
-    sorted.sort_by(f64::total_cmp);
-    let level = (sorted.get(sorted.len() * 2 / 3).copied().unwrap_or(0.0) * EVIDENCE).max(0.04);
+    let level = evidence_level(ev);
     let strong: Vec<bool> = ev.iter().map(|e| e.1 >= level).collect();
     let mut best: Option<(usize, usize)> = None;
     let mut k = 0;
@@ -419,24 +450,47 @@ fn choose_window(ev: &[(i32, f64)], size: Option<usize>) -> Option<(i32, i32)> {
     (b - a + 1 >= 5).then_some((ev[a].0, ev[b].0))
 }
 
-/// A board is square: when the two directions disagree on the line count, the shorter one
-/// grows on the side with more evidence.
+/// A board is square: when the two directions disagree on the line count, every count
+/// between the two is tried, each direction taking its best window of that many lines, and
+/// the count whose windows hold the most evidence above each direction's own level wins. A
+/// direction whose lines stones mostly hide then follows the clearer one, rather than the
+/// clearer one growing onto the board's margin.
 fn equalise(ranges: &mut [(i32, i32); 2], ev: &[Vec<(i32, f64)>; 2]) {
-    let len = |r: (i32, i32)| r.1 - r.0 + 1;
-    for _ in 0..6 {
-        let (la, lb) = (len(ranges[0]), len(ranges[1]));
-        if la == lb {
-            return;
-        }
-        let f = if la < lb { 0 } else { 1 };
-        let get = |k: i32| ev[f].iter().find(|e| e.0 == k).map_or(0.0, |e| e.1);
-        let (lo, hi) = ranges[f];
-        if get(lo - 1) >= get(hi + 1) {
-            ranges[f].0 -= 1;
-        } else {
-            ranges[f].1 += 1;
+    let len = |r: (i32, i32)| (r.1 - r.0 + 1) as usize;
+    let (la, lb) = (len(ranges[0]), len(ranges[1]));
+    if la == lb {
+        return;
+    }
+    let levels = [evidence_level(&ev[0]), evidence_level(&ev[1])];
+    let best = |f: usize, n: usize| -> Option<(f64, (i32, i32))> {
+        let e = &ev[f];
+        (0..=e.len().checked_sub(n)?)
+            .map(|a| {
+                let s: f64 = e[a..a + n].iter().map(|x| x.1 - levels[f]).sum();
+                (s, (e[a].0, e[a + n - 1].0))
+            })
+            .max_by(|x, y| x.0.total_cmp(&y.0))
+    };
+    let mut choice: Option<(f64, [(i32, i32); 2])> = None;
+    for n in la.min(lb)..=la.max(lb) {
+        let (Some(a), Some(b)) = (best(0, n), best(1, n)) else {
+            continue;
+        };
+        if choice.is_none_or(|c| a.0 + b.0 > c.0) {
+            choice = Some((a.0 + b.0, [a.1, b.1]));
         }
     }
+    if let Some((_, r)) = choice {
+        *ranges = r;
+    }
+}
+
+/// The evidence at which a candidate index counts as a grid line: a fraction of the upper
+/// evidence of this direction's candidates (dense positions hide many lines).
+fn evidence_level(ev: &[(i32, f64)]) -> f64 {
+    let mut sorted: Vec<f64> = ev.iter().map(|e| e.1).filter(|&e| e > 0.05).collect();
+    sorted.sort_by(f64::total_cmp);
+    (sorted.get(sorted.len() * 2 / 3).copied().unwrap_or(0.0) * EVIDENCE).max(0.04)
 }
 
 /// Least squares over points found along every chosen grid line, twice: the lens term
@@ -450,7 +504,7 @@ fn refine(r: &Plane, map: &GridMap, ranges: [(i32, i32); 2]) -> Option<GridMap> 
             let other = ranges[1 - f];
             for k in ranges[f].0..=ranges[f].1 {
                 let along = (other.0 as f64, other.1 as f64);
-                pts.extend(probe(r, &map, f, k as f64, along, MIN_PEAK).1);
+                pts.extend(probe(r, &map, f, k as f64, along, MIN_PEAK).found);
             }
         }
         let lens = fit_lens(&pts, map.lens);
