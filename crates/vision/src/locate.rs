@@ -44,18 +44,89 @@ impl Work {
 pub struct Located {
     pub size: usize,
     pub map: GridMap,
+    /// How clearly the chosen grid lines are seen: their mean line evidence, 0 to 1.
+    pub quality: f64,
 }
 
-/// Finds the grid automatically: lines are first looked for only in the likely board region
-/// (which keeps streaky tables out), then, if that fails, anywhere in the photo.
+/// One way of looking for the grid's lines: only in the likely board region (which keeps
+/// streaky tables out) or anywhere, and whether the line response is capped for the Hough
+/// votes (at a multiple of the response threshold).
+struct Attempt {
+    in_region: bool,
+    cap: Option<f32>,
+}
+
+/// The ways tried, in order, until one sees its grid clearly. The capped response comes
+/// last: on a crowded board the rims of white stones answer far more strongly than the thin
+/// grid lines, and rows of stones then outvote the lines themselves; capped, each pixel of a
+/// line counts as much as a pixel of a rim.
+const ATTEMPTS: [Attempt; 4] = [
+    Attempt {
+        in_region: true,
+        cap: None,
+    },
+    Attempt {
+        in_region: false,
+        cap: None,
+    },
+    Attempt {
+        in_region: true,
+        cap: Some(2.0),
+    },
+    Attempt {
+        in_region: false,
+        cap: Some(2.0),
+    },
+];
+
+/// Quality (see [`Located::quality`]) at which a located grid is taken without trying the
+/// other ways.
+const CLEAR: f64 = 0.45;
+
+/// Quality under which a located grid is not trusted: its lines are hardly there, so it is
+/// texture or a misfit, and reading stones through it would report a wrong position.
+const FAINT: f64 = 0.3;
+
+/// Finds the grid automatically: each way of [`ATTEMPTS`] in turn, until one sees its grid
+/// clearly; otherwise the grid seen most clearly.
 pub fn locate(work: &Work, size: Option<usize>) -> Result<Located, VisionError> {
-    locate_with(work, size, true).or_else(|_| locate_with(work, size, false))
+    let mut best: Option<Located> = None;
+    let mut first_error = None;
+    for attempt in &ATTEMPTS {
+        match locate_with(work, size, attempt) {
+            Ok(found) => {
+                if best.as_ref().is_none_or(|b| found.quality > b.quality) {
+                    best = Some(found);
+                }
+            }
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+        if best.as_ref().is_some_and(|b| b.quality >= CLEAR) {
+            break;
+        }
+    }
+    match (best, first_error) {
+        (Some(found), _) if found.quality < FAINT => Err(VisionError::NoBoard(format!(
+            "the best grid found is too faintly seen to trust (line evidence {:.2})",
+            found.quality
+        ))),
+        (Some(found), _) => Ok(found),
+        (None, Some(e)) => Err(e),
+        (None, None) => Err(VisionError::NoBoard("nothing tried".into())),
+    }
 }
 
-fn locate_with(work: &Work, size: Option<usize>, in_region: bool) -> Result<Located, VisionError> {
+fn locate_with(
+    work: &Work,
+    size: Option<usize>,
+    attempt: &Attempt,
+) -> Result<Located, VisionError> {
     let r = &work.response;
     let threshold = percentile(&r.data, 0.96).max(0.035) * 0.6;
-    let lines = hough::detect_lines(r, threshold, 400, in_region);
+    let cap = attempt.cap.map_or(f32::INFINITY, |c| c * threshold);
+    let lines = hough::detect_lines(r, threshold, cap, 400, attempt.in_region);
     let no_board = |why: &str| VisionError::NoBoard(why.to_string());
     let fams = lattice::split_families(&lines).ok_or_else(|| no_board("no straight lines"))?;
     let (cx, cy) = (r.w as f64 / 2.0, r.h as f64 / 2.0);
@@ -71,8 +142,8 @@ fn locate_with(work: &Work, size: Option<usize>, in_region: bool) -> Result<Loca
         lens: Lens::none(r.w as f64, r.h as f64),
     };
     let (map, spans) = densify(r, map, [span(&fa), span(&fb)]);
-    let (map, ranges) = extent(r, &map, spans, size)?;
-    finish(r, map, ranges)
+    let (map, ranges, quality) = extent(r, &map, spans, size)?;
+    finish(r, map, ranges, quality)
 }
 
 /// Uses four hand-given corners (working-image pixels, any order around the board).
@@ -87,7 +158,7 @@ pub fn from_corners(
         None => (5..=26).collect(),
     };
     let corners = &cyclic(corners);
-    let mut best: Option<(f64, usize, GridMap)> = None;
+    let mut best: Option<(f64, usize, GridMap, f64)> = None;
     for n in sizes {
         let m = (n - 1) as f64;
         let Some(h) = Homography::from_four(&[(0.0, 0.0), (m, 0.0), (m, m), (0.0, m)], corners)
@@ -112,12 +183,12 @@ pub fn from_corners(
             / (2 * n - 2) as f64;
         let s = on - mid;
         if best.as_ref().is_none_or(|b| s > b.0) {
-            best = Some((s, n, h));
+            best = Some((s, n, h, on));
         }
     }
-    let (_, n, h) = best.ok_or_else(|| VisionError::BadInput("no board size to try".into()))?;
+    let (_, n, h, on) = best.ok_or_else(|| VisionError::BadInput("no board size to try".into()))?;
     let m = n as i32 - 1;
-    finish(r, h, [(0, m), (0, m)])
+    finish(r, h, [(0, m), (0, m)], on)
 }
 
 /// The corners sorted by angle around their centroid, so consecutive ones share an edge.
@@ -314,18 +385,25 @@ fn inside(r: &Plane, p: (f64, f64)) -> bool {
 /// median evidence of the lines inside the combs (dense positions hide many lines).
 const EVIDENCE: f64 = 0.4;
 
+/// The grid map, the chosen index range per family, and their mean line evidence.
+type Extent = (GridMap, [(i32, i32); 2], f64);
+
 /// Decides which comb indices are the board's lines, from line evidence along each candidate,
-/// then refits on the chosen lines. Returns the homography and the index range per family.
+/// then refits on the chosen lines. Returns the homography, the index range per family and
+/// the mean evidence of the chosen lines.
 fn extent(
     r: &Plane,
     h: &GridMap,
     spans: [(i32, i32); 2],
     size: Option<usize>,
-) -> Result<(GridMap, [(i32, i32); 2]), VisionError> {
+) -> Result<Extent, VisionError> {
     let mut h = *h;
     let mut ranges = spans;
+    let mut quality = 0.0;
     let min_peak = typical_peak(r, &h, ranges) * 0.4;
-    for _ in 0..2 {
+    // Candidates are probed up to four lines beyond the current ranges; a board found only
+    // in part at first (crowded, strongly tilted) grows over further rounds.
+    for round in 0..ROUNDS {
         let mut evidence: [Vec<(i32, f64)>; 2] = [Vec::new(), Vec::new()];
         for f in 0..2 {
             let other = ranges[1 - f];
@@ -356,11 +434,33 @@ fn extent(
         if size.is_none() {
             equalise(&mut new, &evidence);
         }
+        let settled = new == ranges;
+        quality = mean_within(&evidence, new);
         ranges = new;
         h = refine(r, &h, ranges).unwrap_or(h);
+        if settled && round >= 1 {
+            break;
+        }
     }
-    Ok((h, ranges))
+    Ok((h, ranges, quality))
 }
+
+/// The mean evidence of the candidates inside `ranges`, over both directions.
+fn mean_within(evidence: &[Vec<(i32, f64)>; 2], ranges: [(i32, i32); 2]) -> f64 {
+    let inside: Vec<f64> = (0..2)
+        .flat_map(|f| {
+            let (lo, hi) = ranges[f];
+            evidence[f]
+                .iter()
+                .filter(move |e| (lo..=hi).contains(&e.0))
+                .map(|e| e.1)
+        })
+        .collect();
+    inside.iter().sum::<f64>() / inside.len().max(1) as f64
+}
+
+/// Most rounds of choosing the extent and refitting.
+const ROUNDS: usize = 4;
 
 /// The weakest response a probe accepts as a line (relative black-hat).
 const MIN_PEAK: f32 = 0.03;
@@ -604,7 +704,12 @@ fn fit_lens(pts: &[LinePoint], lens: Lens) -> Lens {
 
 /// Renumbers the chosen lines from 0, checks the grid is square, and turns the map into
 /// reading coordinates (top row = edge nearest the top of the photo).
-fn finish(r: &Plane, map: GridMap, ranges: [(i32, i32); 2]) -> Result<Located, VisionError> {
+fn finish(
+    r: &Plane,
+    map: GridMap,
+    ranges: [(i32, i32); 2],
+    quality: f64,
+) -> Result<Located, VisionError> {
     let n = (ranges[0].1 - ranges[0].0 + 1) as usize;
     let nb = (ranges[1].1 - ranges[1].0 + 1) as usize;
     if n != nb {
@@ -654,6 +759,7 @@ fn finish(r: &Plane, map: GridMap, ranges: [(i32, i32); 2]) -> Result<Located, V
     Ok(Located {
         size: n,
         map: map.after(&o.matrix()),
+        quality,
     })
 }
 
