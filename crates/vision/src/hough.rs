@@ -30,11 +30,13 @@ const SPREAD: isize = 12;
 
 /// The strongest lines of `response`: every pixel above `threshold` votes with its response
 /// for the lines through it whose angle is near its local ridge direction (from the
-/// structure tensor), which keeps texture and noise from piling up votes. With `in_region`,
-/// only pixels of the likely board region ([`crate::region`]) vote.
+/// structure tensor), which keeps texture and noise from piling up votes. A pixel's response
+/// counts up to `cap`. With `in_region`, only pixels of the likely board region
+/// ([`crate::region`]) vote.
 pub fn detect_lines(
     response: &Plane,
     threshold: f32,
+    cap: f32,
     max_lines: usize,
     in_region: bool,
 ) -> Vec<Line> {
@@ -77,7 +79,7 @@ pub fn detect_lines(
                 continue;
             }
             let (weight, angle) = ridge(x, y);
-            let v = v * weight;
+            let v = v.min(cap) * weight;
             let centre = (angle / std::f32::consts::PI * THETA_BINS as f32).round() as isize;
             let (xf, yf) = (x as f32, y as f32);
             for o in -SPREAD..=SPREAD {

@@ -163,8 +163,8 @@ impl Comb2 {
 type Matched = (f64, Vec<(usize, i32)>);
 
 /// Scores a comb: the votes of the lines it explains, less a penalty for each index inside
-/// its explained span that has no line. A comb whose spacing inside the image (`|t| < limit`)
-/// falls under `min_step` scores 0.
+/// its explained span that has no line. A comb that matches a line inside the image
+/// (`|t| < limit`) where its spacing falls under `min_step` scores 0.
 fn score(
     comb: &Comb2,
     t: &[(f64, f64)],
@@ -187,9 +187,6 @@ fn score(
         }
         let step =
             [0, 1].map(|k| (comb.0[k].at(i as f64 + 0.5) - comb.0[k].at(i as f64 - 0.5)).abs());
-        if step[0].min(step[1]) < min_step {
-            return (0.0, Vec::new());
-        }
         let best = t
             .iter()
             .enumerate()
@@ -197,6 +194,15 @@ fn score(
                 (tk.0 - p[0]).abs() < 0.2 * step[0] && (tk.1 - p[1]).abs() < 0.2 * step[1]
             })
             .max_by(|a, b| lines[a.0].votes.total_cmp(&lines[b.0].votes));
+        // Lines closer than `min_step` cannot be told apart: a comb that claims such lines
+        // is texture, but towards the horizon of a strongly tilted board a true comb's
+        // unclaimed indices also crowd together, and are merely not looked at.
+        if step[0].min(step[1]) < min_step {
+            if best.is_some() {
+                return (0.0, Vec::new());
+            }
+            continue;
+        }
         if let Some((k, _)) = best {
             matched.push((k, i));
         }
@@ -213,7 +219,7 @@ fn score(
         }
     }
     let run = matched[best_run.0..best_run.1].to_vec();
-    if run.len() < 3 {
+    if run.len() < 3 || meet_inside(comb, run[0].1, run[run.len() - 1].1, limit) {
         return (0.0, run);
     }
     let span = (run[run.len() - 1].1 - run[0].1 + 1) as usize;
@@ -224,6 +230,31 @@ fn score(
         .sum();
     (votes - 0.8 * typical * gaps as f64, run)
 }
+
+/// Whether comb lines `a` and `b` cross inside the photo (within `limit` of its centre). A
+/// board's lines meet at their vanishing point, far outside the board; a fan of lines meeting
+/// in the photo is the spokes of a bright or dark spot (a stone, a glare), not a grid.
+fn meet_inside(comb: &Comb2, a: i32, b: i32, limit: f64) -> bool {
+    let off = TRANSVERSAL * limit;
+    let (a, b) = (a as f64, b as f64);
+    let (pa, pb) = (
+        (comb.0[0].at(a), comb.0[1].at(a)),
+        (comb.0[0].at(b), comb.0[1].at(b)),
+    );
+    // Each line as t(w) = t0 + (t1 - t0) w, w = 0 on the first transversal and 1 on the second.
+    let den = (pa.1 - pa.0) - (pb.1 - pb.0);
+    if den.abs() < 1e-9 {
+        return false;
+    }
+    let w = (pb.0 - pa.0) / den;
+    let along = -off + 2.0 * off * w;
+    let across = pa.0 + (pa.1 - pa.0) * w;
+    along.abs() < limit && across.abs() < limit
+}
+
+/// Where the two transversals cross the family, as a fraction of `limit` either side of the
+/// centre.
+const TRANSVERSAL: f64 = 0.4;
 
 /// Finds the comb of one family and indexes its lines (smallest index 0).
 pub fn fit_family(lines: &[Line], cx: f64, cy: f64, limit: f64, min_step: f64) -> Option<Family> {
@@ -237,7 +268,7 @@ pub fn fit_family(lines: &[Line], cx: f64, cy: f64, limit: f64, min_step: f64) -
         return None;
     }
     let theta0 = mean_theta(lines);
-    let t = crossings(lines, theta0, cx, cy, limit * 0.4);
+    let t = crossings(lines, theta0, cx, cy, limit * TRANSVERSAL);
     let mut order: Vec<usize> = (0..lines.len()).collect();
     order.sort_by(|&a, &b| (t[a].0 + t[a].1).total_cmp(&(t[b].0 + t[b].1)));
     let mut votes: Vec<f64> = lines.iter().map(|l| l.votes).collect();

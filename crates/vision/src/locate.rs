@@ -44,18 +44,89 @@ impl Work {
 pub struct Located {
     pub size: usize,
     pub map: GridMap,
+    /// How clearly the chosen grid lines are seen: their mean line evidence, 0 to 1.
+    pub quality: f64,
 }
 
-/// Finds the grid automatically: lines are first looked for only in the likely board region
-/// (which keeps streaky tables out), then, if that fails, anywhere in the photo.
+/// One way of looking for the grid's lines: only in the likely board region (which keeps
+/// streaky tables out) or anywhere, and whether the line response is capped for the Hough
+/// votes (at a multiple of the response threshold).
+struct Attempt {
+    in_region: bool,
+    cap: Option<f32>,
+}
+
+/// The ways tried, in order, until one sees its grid clearly. The capped response comes
+/// last: on a crowded board the rims of white stones answer far more strongly than the thin
+/// grid lines, and rows of stones then outvote the lines themselves; capped, each pixel of a
+/// line counts as much as a pixel of a rim.
+const ATTEMPTS: [Attempt; 4] = [
+    Attempt {
+        in_region: true,
+        cap: None,
+    },
+    Attempt {
+        in_region: false,
+        cap: None,
+    },
+    Attempt {
+        in_region: true,
+        cap: Some(2.0),
+    },
+    Attempt {
+        in_region: false,
+        cap: Some(2.0),
+    },
+];
+
+/// Quality (see [`Located::quality`]) at which a located grid is taken without trying the
+/// other ways.
+const CLEAR: f64 = 0.45;
+
+/// Quality under which a located grid is not trusted: its lines are hardly there, so it is
+/// texture or a misfit, and reading stones through it would report a wrong position.
+const FAINT: f64 = 0.3;
+
+/// Finds the grid automatically: each way of [`ATTEMPTS`] in turn, until one sees its grid
+/// clearly; otherwise the grid seen most clearly.
 pub fn locate(work: &Work, size: Option<usize>) -> Result<Located, VisionError> {
-    locate_with(work, size, true).or_else(|_| locate_with(work, size, false))
+    let mut best: Option<Located> = None;
+    let mut first_error = None;
+    for attempt in &ATTEMPTS {
+        match locate_with(work, size, attempt) {
+            Ok(found) => {
+                if best.as_ref().is_none_or(|b| found.quality > b.quality) {
+                    best = Some(found);
+                }
+            }
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+        if best.as_ref().is_some_and(|b| b.quality >= CLEAR) {
+            break;
+        }
+    }
+    match (best, first_error) {
+        (Some(found), _) if found.quality < FAINT => Err(VisionError::NoBoard(format!(
+            "the best grid found is too faintly seen to trust (line evidence {:.2})",
+            found.quality
+        ))),
+        (Some(found), _) => Ok(found),
+        (None, Some(e)) => Err(e),
+        (None, None) => Err(VisionError::NoBoard("nothing tried".into())),
+    }
 }
 
-fn locate_with(work: &Work, size: Option<usize>, in_region: bool) -> Result<Located, VisionError> {
+fn locate_with(
+    work: &Work,
+    size: Option<usize>,
+    attempt: &Attempt,
+) -> Result<Located, VisionError> {
     let r = &work.response;
     let threshold = percentile(&r.data, 0.96).max(0.035) * 0.6;
-    let lines = hough::detect_lines(r, threshold, 400, in_region);
+    let cap = attempt.cap.map_or(f32::INFINITY, |c| c * threshold);
+    let lines = hough::detect_lines(r, threshold, cap, 400, attempt.in_region);
     let no_board = |why: &str| VisionError::NoBoard(why.to_string());
     let fams = lattice::split_families(&lines).ok_or_else(|| no_board("no straight lines"))?;
     let (cx, cy) = (r.w as f64 / 2.0, r.h as f64 / 2.0);
@@ -71,8 +142,8 @@ fn locate_with(work: &Work, size: Option<usize>, in_region: bool) -> Result<Loca
         lens: Lens::none(r.w as f64, r.h as f64),
     };
     let (map, spans) = densify(r, map, [span(&fa), span(&fb)]);
-    let (map, ranges) = extent(r, &map, spans, size)?;
-    finish(r, map, ranges)
+    let (map, ranges, quality) = extent(r, &map, spans, size)?;
+    finish(r, map, ranges, quality)
 }
 
 /// Uses four hand-given corners (working-image pixels, any order around the board).
@@ -87,7 +158,7 @@ pub fn from_corners(
         None => (5..=26).collect(),
     };
     let corners = &cyclic(corners);
-    let mut best: Option<(f64, usize, GridMap)> = None;
+    let mut best: Option<(f64, usize, GridMap, f64)> = None;
     for n in sizes {
         let m = (n - 1) as f64;
         let Some(h) = Homography::from_four(&[(0.0, 0.0), (m, 0.0), (m, m), (0.0, m)], corners)
@@ -101,21 +172,23 @@ pub fn from_corners(
             lens: Lens::none(r.w as f64, r.h as f64),
         };
         let on = (0..n)
-            .flat_map(|k| [0, 1].map(|f| probe(r, &h, f, k as f64, (0.0, m), MIN_PEAK).0))
+            .flat_map(|k| [0, 1].map(|f| probe(r, &h, f, k as f64, (0.0, m), MIN_PEAK).fraction()))
             .sum::<f64>()
             / (2 * n) as f64;
         let mid = (0..n - 1)
-            .flat_map(|k| [0, 1].map(|f| probe(r, &h, f, k as f64 + 0.5, (0.0, m), MIN_PEAK).0))
+            .flat_map(|k| {
+                [0, 1].map(|f| probe(r, &h, f, k as f64 + 0.5, (0.0, m), MIN_PEAK).fraction())
+            })
             .sum::<f64>()
             / (2 * n - 2) as f64;
         let s = on - mid;
         if best.as_ref().is_none_or(|b| s > b.0) {
-            best = Some((s, n, h));
+            best = Some((s, n, h, on));
         }
     }
-    let (_, n, h) = best.ok_or_else(|| VisionError::BadInput("no board size to try".into()))?;
+    let (_, n, h, on) = best.ok_or_else(|| VisionError::BadInput("no board size to try".into()))?;
     let m = n as i32 - 1;
-    finish(r, h, [(0, m), (0, m)])
+    finish(r, h, [(0, m), (0, m)], on)
 }
 
 /// The corners sorted by angle around their centroid, so consecutive ones share an edge.
@@ -174,7 +247,7 @@ fn densify(r: &Plane, mut h: GridMap, mut spans: [(i32, i32); 2]) -> (GridMap, [
         (lo..hi)
             .map(|k| {
                 let along = (other.0 as f64, other.1 as f64);
-                probe(r, h, f, k as f64 + offset, along, MIN_PEAK).0
+                probe(r, h, f, k as f64 + offset, along, MIN_PEAK).fraction()
             })
             .sum::<f64>()
             / (hi - lo).max(1) as f64
@@ -199,9 +272,44 @@ fn densify(r: &Plane, mut h: GridMap, mut spans: [(i32, i32); 2]) -> (GridMap, [
     (h, spans)
 }
 
-/// Looks for grid line `family`/`k` (`x = k` or `y = k`) between `s_lo` and `s_hi` along it.
-/// Returns the fraction of probes that found a thin dark line within 0.12 grid steps of the
-/// prediction, and the image points of every line found within 0.3 steps.
+/// What probing across a candidate grid line found.
+pub struct Probed {
+    /// Probes made (inside the photo).
+    pub tries: usize,
+    /// Probes that found a thin dark line within [`NEAR`] grid steps of the prediction.
+    pub hits: usize,
+    /// The image points of every line found within [`WINDOW`] steps.
+    pub found: Vec<LinePoint>,
+}
+
+/// Half-width of the window searched across a candidate line, in grid steps.
+const WINDOW: f64 = 0.3;
+/// How near the prediction a found line counts as a hit, in grid steps.
+const NEAR: f64 = 0.12;
+
+impl Probed {
+    /// The fraction of probes that hit.
+    pub fn fraction(&self) -> f64 {
+        if self.tries == 0 {
+            0.0
+        } else {
+            self.hits as f64 / self.tries as f64
+        }
+    }
+
+    /// Hits beyond chance, scaled so that a line found by every probe scores 1: texture or
+    /// noise puts its strongest dark speck anywhere in the window, so it hits the middle
+    /// `NEAR / WINDOW` of the time; a grid line hits every time it is seen.
+    pub fn excess(&self) -> f64 {
+        let chance = NEAR / WINDOW;
+        let misses = (self.found.len() - self.hits) as f64;
+        let excess = self.hits as f64 - chance / (1.0 - chance) * misses;
+        (excess / self.tries.max(1) as f64).max(0.0)
+    }
+}
+
+/// Looks for grid line `family`/`k` (`x = k` or `y = k`) between `s_lo` and `s_hi` along it,
+/// three probes per cell across the line.
 pub fn probe(
     r: &Plane,
     h: &GridMap,
@@ -209,7 +317,7 @@ pub fn probe(
     k: f64,
     (s_lo, s_hi): (f64, f64),
     min_peak: f32,
-) -> (f64, Vec<LinePoint>) {
+) -> Probed {
     let at = |u: f64, s: f64| {
         if family == 0 {
             h.apply(u, s)
@@ -223,8 +331,8 @@ pub fn probe(
     for c in 0..cells {
         for frac in [0.25, 0.5, 0.75] {
             let s = s_lo + c as f64 + frac;
-            let p0 = at(k - 0.3, s);
-            let p1 = at(k + 0.3, s);
+            let p0 = at(k - WINDOW, s);
+            let p1 = at(k + WINDOW, s);
             if !inside(r, p0) || !inside(r, p1) {
                 continue;
             }
@@ -253,8 +361,8 @@ pub fn probe(
                 0.0
             };
             let t = (j as f64 + sub) / n as f64;
-            let u = -0.3 + 0.6 * t;
-            if u.abs() < 0.12 {
+            let u = WINDOW * (2.0 * t - 1.0);
+            if u.abs() < NEAR {
                 hits += 1;
             }
             found.push(LinePoint {
@@ -266,12 +374,7 @@ pub fn probe(
             });
         }
     }
-    let frac = if tries == 0 {
-        0.0
-    } else {
-        hits as f64 / tries as f64
-    };
-    (frac, found)
+    Probed { tries, hits, found }
 }
 
 fn inside(r: &Plane, p: (f64, f64)) -> bool {
@@ -282,30 +385,38 @@ fn inside(r: &Plane, p: (f64, f64)) -> bool {
 /// median evidence of the lines inside the combs (dense positions hide many lines).
 const EVIDENCE: f64 = 0.4;
 
+/// The grid map, the chosen index range per family, and their mean line evidence.
+type Extent = (GridMap, [(i32, i32); 2], f64);
+
 /// Decides which comb indices are the board's lines, from line evidence along each candidate,
-/// then refits on the chosen lines. Returns the homography and the index range per family.
+/// then refits on the chosen lines. Returns the homography, the index range per family and
+/// the mean evidence of the chosen lines.
 fn extent(
     r: &Plane,
     h: &GridMap,
     spans: [(i32, i32); 2],
     size: Option<usize>,
-) -> Result<(GridMap, [(i32, i32); 2]), VisionError> {
+) -> Result<Extent, VisionError> {
     let mut h = *h;
     let mut ranges = spans;
+    let mut quality = 0.0;
     let min_peak = typical_peak(r, &h, ranges) * 0.4;
-    for _ in 0..2 {
+    // Candidates are probed up to four lines beyond the current ranges; a board found only
+    // in part at first (crowded, strongly tilted) grows over further rounds.
+    for round in 0..ROUNDS {
         let mut evidence: [Vec<(i32, f64)>; 2] = [Vec::new(), Vec::new()];
         for f in 0..2 {
             let other = ranges[1 - f];
             for k in ranges[f].0 - 4..=ranges[f].1 + 4 {
-                let (e, _) = probe(
+                let e = probe(
                     r,
                     &h,
                     f,
                     k as f64,
                     (other.0 as f64, other.1 as f64),
                     min_peak,
-                );
+                )
+                .excess();
                 let c = if e >= 0.02 {
                     crossing_evidence(r, &h, f, k, other, min_peak)
                 } else {
@@ -323,11 +434,33 @@ fn extent(
         if size.is_none() {
             equalise(&mut new, &evidence);
         }
+        let settled = new == ranges;
+        quality = mean_within(&evidence, new);
         ranges = new;
         h = refine(r, &h, ranges).unwrap_or(h);
+        if settled && round >= 1 {
+            break;
+        }
     }
-    Ok((h, ranges))
+    Ok((h, ranges, quality))
 }
+
+/// The mean evidence of the candidates inside `ranges`, over both directions.
+fn mean_within(evidence: &[Vec<(i32, f64)>; 2], ranges: [(i32, i32); 2]) -> f64 {
+    let inside: Vec<f64> = (0..2)
+        .flat_map(|f| {
+            let (lo, hi) = ranges[f];
+            evidence[f]
+                .iter()
+                .filter(move |e| (lo..=hi).contains(&e.0))
+                .map(|e| e.1)
+        })
+        .collect();
+    inside.iter().sum::<f64>() / inside.len().max(1) as f64
+}
+
+/// Most rounds of choosing the extent and refitting.
+const ROUNDS: usize = 4;
 
 /// The weakest response a probe accepts as a line (relative black-hat).
 const MIN_PEAK: f32 = 0.03;
@@ -346,7 +479,7 @@ fn typical_peak(r: &Plane, h: &GridMap, ranges: [(i32, i32); 2]) -> f32 {
                     (other.0 as f64, other.1 as f64),
                     MIN_PEAK,
                 )
-                .1
+                .found
             })
         })
         .map(|p| p.weight as f32)
@@ -371,7 +504,7 @@ fn crossing_evidence(
 ) -> f64 {
     let strip = |a: i32| {
         let total: f64 = (other.0..=other.1)
-            .map(|j| probe(r, h, 1 - f, j as f64, (a as f64, a as f64 + 1.0), min_peak).0)
+            .map(|j| probe(r, h, 1 - f, j as f64, (a as f64, a as f64 + 1.0), min_peak).excess())
             .sum();
         total / (other.1 - other.0 + 1) as f64
     };
@@ -392,9 +525,7 @@ fn choose_window(ev: &[(i32, f64)], size: Option<usize>) -> Option<(i32, i32)> {
         })?;
         return Some((ev[best].0, ev[best + n - 1].0));
     }
-    let mut sorted: Vec<f64> = ev.iter().map(|e| e.1).filter(|&e| e > 0.05).collect();
-    sorted.sort_by(f64::total_cmp);
-    let level = (sorted.get(sorted.len() * 2 / 3).copied().unwrap_or(0.0) * EVIDENCE).max(0.04);
+    let level = evidence_level(ev);
     let strong: Vec<bool> = ev.iter().map(|e| e.1 >= level).collect();
     let mut best: Option<(usize, usize)> = None;
     let mut k = 0;
@@ -419,24 +550,47 @@ fn choose_window(ev: &[(i32, f64)], size: Option<usize>) -> Option<(i32, i32)> {
     (b - a + 1 >= 5).then_some((ev[a].0, ev[b].0))
 }
 
-/// A board is square: when the two directions disagree on the line count, the shorter one
-/// grows on the side with more evidence.
+/// A board is square: when the two directions disagree on the line count, every count
+/// between the two is tried, each direction taking its best window of that many lines, and
+/// the count whose windows hold the most evidence above each direction's own level wins. A
+/// direction whose lines stones mostly hide then follows the clearer one, rather than the
+/// clearer one growing onto the board's margin.
 fn equalise(ranges: &mut [(i32, i32); 2], ev: &[Vec<(i32, f64)>; 2]) {
-    let len = |r: (i32, i32)| r.1 - r.0 + 1;
-    for _ in 0..6 {
-        let (la, lb) = (len(ranges[0]), len(ranges[1]));
-        if la == lb {
-            return;
-        }
-        let f = if la < lb { 0 } else { 1 };
-        let get = |k: i32| ev[f].iter().find(|e| e.0 == k).map_or(0.0, |e| e.1);
-        let (lo, hi) = ranges[f];
-        if get(lo - 1) >= get(hi + 1) {
-            ranges[f].0 -= 1;
-        } else {
-            ranges[f].1 += 1;
+    let len = |r: (i32, i32)| (r.1 - r.0 + 1) as usize;
+    let (la, lb) = (len(ranges[0]), len(ranges[1]));
+    if la == lb {
+        return;
+    }
+    let levels = [evidence_level(&ev[0]), evidence_level(&ev[1])];
+    let best = |f: usize, n: usize| -> Option<(f64, (i32, i32))> {
+        let e = &ev[f];
+        (0..=e.len().checked_sub(n)?)
+            .map(|a| {
+                let s: f64 = e[a..a + n].iter().map(|x| x.1 - levels[f]).sum();
+                (s, (e[a].0, e[a + n - 1].0))
+            })
+            .max_by(|x, y| x.0.total_cmp(&y.0))
+    };
+    let mut choice: Option<(f64, [(i32, i32); 2])> = None;
+    for n in la.min(lb)..=la.max(lb) {
+        let (Some(a), Some(b)) = (best(0, n), best(1, n)) else {
+            continue;
+        };
+        if choice.is_none_or(|c| a.0 + b.0 > c.0) {
+            choice = Some((a.0 + b.0, [a.1, b.1]));
         }
     }
+    if let Some((_, r)) = choice {
+        *ranges = r;
+    }
+}
+
+/// The evidence at which a candidate index counts as a grid line: a fraction of the upper
+/// evidence of this direction's candidates (dense positions hide many lines).
+fn evidence_level(ev: &[(i32, f64)]) -> f64 {
+    let mut sorted: Vec<f64> = ev.iter().map(|e| e.1).filter(|&e| e > 0.05).collect();
+    sorted.sort_by(f64::total_cmp);
+    (sorted.get(sorted.len() * 2 / 3).copied().unwrap_or(0.0) * EVIDENCE).max(0.04)
 }
 
 /// Least squares over points found along every chosen grid line, twice: the lens term
@@ -450,7 +604,7 @@ fn refine(r: &Plane, map: &GridMap, ranges: [(i32, i32); 2]) -> Option<GridMap> 
             let other = ranges[1 - f];
             for k in ranges[f].0..=ranges[f].1 {
                 let along = (other.0 as f64, other.1 as f64);
-                pts.extend(probe(r, &map, f, k as f64, along, MIN_PEAK).1);
+                pts.extend(probe(r, &map, f, k as f64, along, MIN_PEAK).found);
             }
         }
         let lens = fit_lens(&pts, map.lens);
@@ -550,7 +704,12 @@ fn fit_lens(pts: &[LinePoint], lens: Lens) -> Lens {
 
 /// Renumbers the chosen lines from 0, checks the grid is square, and turns the map into
 /// reading coordinates (top row = edge nearest the top of the photo).
-fn finish(r: &Plane, map: GridMap, ranges: [(i32, i32); 2]) -> Result<Located, VisionError> {
+fn finish(
+    r: &Plane,
+    map: GridMap,
+    ranges: [(i32, i32); 2],
+    quality: f64,
+) -> Result<Located, VisionError> {
     let n = (ranges[0].1 - ranges[0].0 + 1) as usize;
     let nb = (ranges[1].1 - ranges[1].0 + 1) as usize;
     if n != nb {
@@ -600,6 +759,7 @@ fn finish(r: &Plane, map: GridMap, ranges: [(i32, i32); 2]) -> Result<Located, V
     Ok(Located {
         size: n,
         map: map.after(&o.matrix()),
+        quality,
     })
 }
 
