@@ -19,6 +19,11 @@ pub struct Board6 {
     /// Windows through each point: `point_windows[start[p]..start[p + 1]]`.
     start: Vec<u32>,
     point_windows: Vec<u32>,
+    /// Points within two of each point: `neighbours[p * 25..][..near_len[p]]`.
+    neighbours: Vec<u16>,
+    near_len: Vec<u8>,
+    /// Stones within two points of each point (kept per stone, so `is_near` is one read).
+    near: Vec<u16>,
     sums: [i32; 2],
     threats: [u32; 2],
     side: Side,
@@ -61,6 +66,7 @@ impl Board6 {
             point_windows.extend_from_slice(list);
         }
         start.push(point_windows.len() as u32);
+        let (neighbours, near_len) = neighbourhoods(size);
         Board6 {
             size,
             cells: vec![grid::EMPTY; size * size],
@@ -68,6 +74,9 @@ impl Board6 {
             window_cells,
             start,
             point_windows,
+            neighbours,
+            near_len,
+            near: vec![0; size * size],
             sums: [0; 2],
             threats: [0; 2],
             side: Side::Black,
@@ -186,6 +195,14 @@ impl Board6 {
         } else {
             self.stones -= 1;
         }
+        for k in 0..self.near_len[p] as usize {
+            let q = self.neighbours[p * 25 + k] as usize;
+            if add {
+                self.near[q] += 1;
+            } else {
+                self.near[q] -= 1;
+            }
+        }
         for k in self.start[p]..self.start[p + 1] {
             let w = self.point_windows[k as usize] as usize;
             let before = self.counts[w];
@@ -236,13 +253,7 @@ impl Board6 {
 
     /// Whether the empty point `p` has a stone within two points.
     pub fn is_near(&self, p: usize) -> bool {
-        let q = self.point(p);
-        (-2..=2i8).any(|dc| {
-            (-2..=2i8).any(|dr| {
-                q.offset(dc, dr, self.size)
-                    .is_some_and(|r| self.cells[r.index(self.size)] != grid::EMPTY)
-            })
-        })
+        self.near[p] != 0
     }
 
     /// The game move of a turn (a winning single stone is a one-stone move).
@@ -266,8 +277,27 @@ impl Board6 {
             }
         }
         fresh.counts == self.counts
+            && fresh.near == self.near
             && fresh.sums == self.sums
             && fresh.threats == self.threats
             && fresh.hash == self.hash
     }
+}
+
+/// For every point, the points within two (itself included), 25 slots per point.
+fn neighbourhoods(size: usize) -> (Vec<u16>, Vec<u8>) {
+    let mut list = vec![0u16; size * size * 25];
+    let mut len = vec![0u8; size * size];
+    for p in 0..size * size {
+        let q = Point::from_index(p, size);
+        for dc in -2..=2i8 {
+            for dr in -2..=2i8 {
+                if let Some(r) = q.offset(dc, dr, size) {
+                    list[p * 25 + len[p] as usize] = r.index(size) as u16;
+                    len[p] += 1;
+                }
+            }
+        }
+    }
+    (list, len)
 }

@@ -6,14 +6,16 @@
 
 use super::board::{Board6, WINDOW_VALUE};
 use crate::alphabeta::{MATE, to_score};
-use crate::player::{Deadline, Info, Limits, StopFlag};
+use crate::player::{Info, Limits, StopFlag};
 use boyi_core::Side;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 const INF: i32 = MATE + 1;
 const WIN_BOUND: i32 = MATE - 1000;
 const NONE: u16 = u16::MAX;
 const MAX_PLY: usize = 64;
+/// Iterations of a timed search (each adds one turn).
+const MAX_DEPTH: u32 = 40;
 
 /// A turn: one or two points (`b == NONE` for one) and an ordering score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,33 +110,28 @@ impl Engine6 {
         info: &mut dyn FnMut(&Found),
     ) -> Option<Found> {
         let me = b.side();
-        let budget = limits.time_budget(me);
-        let started = Instant::now();
         self.nodes = 0;
         self.aborted = false;
         if b.stones() == 0 {
             let c = b.size() / 2;
             let p = (c * b.size() + c) as u16;
             return Some(Found {
-                best: Pair {
-                    a: p,
-                    b: NONE,
-                    score: 0,
-                },
+                best: pair(p as usize, None, 0),
                 value: 0,
                 depth: 0,
                 nodes: 0,
                 pv: Vec::new(),
             });
         }
+        self.deadline = Some(Deadline::new(limits, me, stop));
         let mut root = Vec::new();
         self.generate(b, &mut root);
         let first = *root.first()?;
-        let deadline = Deadline::new(limits, me, stop);
-        let max_depth = match (limits.depth, budget, limits.nodes, limits.infinite) {
-            (Some(d), ..) => d,
-            (None, Some(_), _, _) | (None, _, Some(_), _) | (None, _, _, true) => 40,
-            _ => self.config.depth,
+        let timed = limits.time_budget(me).is_some() || limits.infinite;
+        let max_depth = match (limits.depth, timed || limits.nodes.is_some()) {
+            (Some(d), _) => d,
+            (None, true) => MAX_DEPTH,
+            (None, false) => self.config.depth,
         };
         let mut best = Found {
             best: first,
@@ -144,23 +141,11 @@ impl Engine6 {
             pv: vec![first],
         };
         for depth in 1..=max_depth {
-            // The first iteration gets twice the time, so a loaded machine does not make the
-            // engine play a turn it has not searched.
-            self.deadline = Some(if depth == 1 {
-                let mut first = limits.clone();
-                if let Some(t) = budget {
-                    first.clock = None;
-                    first.movetime = Some(t * 2);
-                }
-                Deadline::new(&first, me, stop)
-            } else {
-                deadline.clone()
-            });
-            let v = self.root(b, &mut root, depth as i32);
-            if self.aborted && depth > 1 {
-                break;
-            }
-            if let Some(&m) = self.pv[0].first() {
+            let (v, improved) = self.root(b, &mut root, depth as i32);
+            // An unfinished iteration counts only for a turn that beat the previous best
+            // with a finished search (the first iteration always counts).
+            let keep = !self.aborted || depth == 1 || improved;
+            if keep && let Some(&m) = self.pv[0].first() {
                 best = Found {
                     best: m,
                     value: v,
@@ -170,9 +155,11 @@ impl Engine6 {
                 };
             }
             best.nodes = self.nodes;
-            info(&best);
-            let out_of_time = budget.is_some_and(|t| started.elapsed() * 3 > t);
-            if self.aborted || v.abs() > WIN_BOUND || out_of_time {
+            if keep {
+                info(&best);
+            }
+            // Stop early only on a proven result or a forced turn.
+            if self.aborted || v.abs() > WIN_BOUND || root.len() == 1 {
                 break;
             }
         }
@@ -180,7 +167,9 @@ impl Engine6 {
         Some(best)
     }
 
-    fn root(&mut self, b: &mut Board6, moves: &mut [Pair], depth: i32) -> i32 {
+    /// One iteration over the root turns: its value, and whether a turn other than the first
+    /// became best with a finished search.
+    fn root(&mut self, b: &mut Board6, moves: &mut [Pair], depth: i32) -> (i32, bool) {
         if let Some(&pv) = self.pv[0].first()
             && let Some(k) = moves.iter().position(|m| (m.a, m.b) == (pv.a, pv.b))
         {
@@ -188,6 +177,7 @@ impl Engine6 {
         }
         let mut alpha = -INF;
         let mut best = -INF;
+        let mut improved = false;
         for (n, &m) in moves.iter().enumerate() {
             b.play(m.a as usize, m.second());
             let v = if n == 0 {
@@ -205,11 +195,12 @@ impl Engine6 {
             }
             if v > best {
                 best = v;
+                improved = n > 0;
                 self.set_pv(0, m);
             }
             alpha = alpha.max(v);
         }
-        best
+        (best, improved)
     }
 
     fn set_pv(&mut self, ply: usize, m: Pair) {
@@ -641,5 +632,34 @@ pub fn info(size: usize, f: &Found, started: Instant) -> Info {
         nps: Some((f.nodes as f64 / time.as_secs_f64().max(1e-6)) as u64),
         time: Some(time),
         text: None,
+    }
+}
+
+/// When a search must stop: the stop flag, a node limit, or the time budget less a margin
+/// for move transfer and a loaded machine (read at every node: a node costs far more than
+/// reading the clock).
+struct Deadline {
+    stop: StopFlag,
+    until: Option<Instant>,
+    nodes: Option<u64>,
+}
+
+impl Deadline {
+    fn new(limits: &Limits, side: Side, stop: &StopFlag) -> Deadline {
+        let until = limits.time_budget(side).map(|t| {
+            let margin = (t / 16).max(Duration::from_millis(4)).min(t / 2);
+            Instant::now() + t - margin
+        });
+        Deadline {
+            stop: stop.clone(),
+            until,
+            nodes: limits.nodes,
+        }
+    }
+
+    fn reached(&self, nodes: u64) -> bool {
+        self.stop.is_stopped()
+            || self.nodes.is_some_and(|n| nodes >= n)
+            || self.until.is_some_and(|t| Instant::now() >= t)
     }
 }
