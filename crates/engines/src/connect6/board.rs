@@ -151,6 +151,11 @@ impl Board6 {
         self.counts[w as usize][s.index()]
     }
 
+    /// Black and white stones in window `w`, indexed by `Side::index`.
+    pub fn counts(&self, w: u32) -> [u8; 2] {
+        self.counts[w as usize]
+    }
+
     pub fn window_cells(&self, w: u32) -> &[u16; 6] {
         &self.window_cells[w as usize]
     }
@@ -172,13 +177,6 @@ impl Board6 {
     pub fn evaluate(&self) -> i32 {
         let me = self.side.index();
         self.sums[me] - self.sums[1 - me]
-    }
-
-    fn contribution(c: [u8; 2], s: usize) -> (i32, u32) {
-        if c[1 - s] != 0 {
-            return (0, 0);
-        }
-        (WINDOW_VALUE[c[s] as usize], u32::from(c[s] >= 4))
     }
 
     fn place(&mut self, p: usize, side: Side) {
@@ -203,24 +201,31 @@ impl Board6 {
                 self.near[q] -= 1;
             }
         }
+        let t = 1 - s;
         for k in self.start[p]..self.start[p + 1] {
             let w = self.point_windows[k as usize] as usize;
-            let before = self.counts[w];
-            let mut after = before;
-            if add {
-                after[s] += 1;
-                if after[s] == 6 {
-                    self.winner = Some(side);
-                }
-            } else {
-                after[s] -= 1;
+            let c = &mut self.counts[w];
+            let (mine, theirs) = (c[s] as usize, c[t] as usize);
+            let now = if add { mine + 1 } else { mine - 1 };
+            c[s] = now as u8;
+            if now == 6 {
+                self.winner = Some(side);
             }
-            self.counts[w] = after;
-            for t in 0..2 {
-                let (v0, t0) = Self::contribution(before, t);
-                let (v1, t1) = Self::contribution(after, t);
-                self.sums[t] += v1 - v0;
-                self.threats[t] = self.threats[t] + t1 - t0;
+            if theirs == 0 {
+                // The window stays (or was) one-sided for `side`.
+                self.sums[s] += WINDOW_VALUE[now] - WINDOW_VALUE[mine];
+                self.threats[s] = self.threats[s] + u32::from(now >= 4) - u32::from(mine >= 4);
+            } else if mine.min(now) == 0 {
+                // The first stone of `side` spoils the other side's window (or its removal
+                // restores it).
+                let (v, th) = (WINDOW_VALUE[theirs], u32::from(theirs >= 4));
+                if add {
+                    self.sums[t] -= v;
+                    self.threats[t] -= th;
+                } else {
+                    self.sums[t] += v;
+                    self.threats[t] += th;
+                }
             }
         }
     }
@@ -249,6 +254,16 @@ impl Board6 {
         }
         self.set(a as usize, self.side, false);
         self.winner = winner;
+    }
+
+    /// The points within two of `p` (itself included).
+    pub fn neighbours(&self, p: usize) -> &[u16] {
+        &self.neighbours[p * 25..p * 25 + self.near_len[p] as usize]
+    }
+
+    /// How many stones lie within two points of `p`.
+    pub fn near_count(&self, p: usize) -> u16 {
+        self.near[p]
     }
 
     /// Whether the empty point `p` has a stone within two points.

@@ -49,6 +49,12 @@ pub struct Config {
     /// Single points combined into pairs.
     pub singles: usize,
     pub depth: u32,
+    /// Turns searched past the nominal depth (threats and their blocks).
+    pub quiet_turns: i32,
+    /// Blocking turns tried per quiescence node.
+    pub quiet_blocks: usize,
+    /// Threat-making turns tried per quiescence node.
+    pub quiet_threats: usize,
 }
 
 impl Default for Config {
@@ -58,6 +64,9 @@ impl Default for Config {
             width: 12,
             singles: 10,
             depth: 4,
+            quiet_turns: 4,
+            quiet_blocks: 4,
+            quiet_threats: 2,
         }
     }
 }
@@ -203,6 +212,19 @@ impl Engine6 {
         (best, improved)
     }
 
+    /// Counts a node and checks the deadline.
+    fn enter(&mut self, ply: usize) {
+        self.nodes += 1;
+        self.pv[ply].clear();
+        if self
+            .deadline
+            .as_ref()
+            .is_some_and(|d| d.reached(self.nodes))
+        {
+            self.aborted = true;
+        }
+    }
+
     fn set_pv(&mut self, ply: usize, m: Pair) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         head[ply].clear();
@@ -218,15 +240,7 @@ impl Engine6 {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.nodes += 1;
-        self.pv[ply].clear();
-        if self
-            .deadline
-            .as_ref()
-            .is_some_and(|d| d.reached(self.nodes))
-        {
-            self.aborted = true;
-        }
+        self.enter(ply);
         let p = ply as i32;
         if b.winner().is_some() {
             return -(MATE - p);
@@ -252,10 +266,7 @@ impl Engine6 {
             }
         }
         if depth <= 0 {
-            if b.threats(!me) > 0 && !blockable(b, !me) {
-                return -(MATE - p - 2);
-            }
-            return b.evaluate() + 30;
+            return self.quiesce(b, ply, alpha, beta, self.config.quiet_turns);
         }
         let mut moves = self.pool.pop().unwrap_or_default();
         self.generate(b, &mut moves);
@@ -317,6 +328,73 @@ impl Engine6 {
         best
     }
 
+    /// The search past the nominal depth: a side facing threats must block them before the
+    /// position is judged, and a side free to move may stand pat or try its best few
+    /// threat-making turns (which the opponent must answer). `turns` bounds the extension.
+    fn quiesce(
+        &mut self,
+        b: &mut Board6,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        turns: i32,
+    ) -> i32 {
+        let p = ply as i32;
+        if b.winner().is_some() {
+            return -(MATE - p);
+        }
+        if self.aborted || b.stones() == b.points() || ply >= MAX_PLY - 1 {
+            return 0;
+        }
+        let me = b.side();
+        if b.threats(me) > 0 {
+            return MATE - p - 1;
+        }
+        let forced = b.threats(!me) > 0;
+        if forced && !blockable(b, !me) {
+            return -(MATE - p - 2);
+        }
+        let stand = b.evaluate() + 30;
+        if turns <= 0 || (!forced && (stand >= beta || turns < 2)) {
+            return stand;
+        }
+        let mut moves = self.pool.pop().unwrap_or_default();
+        moves.clear();
+        let mut best = -INF;
+        if forced {
+            self.blocking_pairs(b, &mut moves);
+            dedupe_sort(&mut moves);
+            moves.truncate(self.config.quiet_blocks);
+        } else {
+            best = stand;
+            alpha = alpha.max(stand);
+            threat_pairs(b, me, &mut moves, &mut self.cands);
+            dedupe_sort(&mut moves);
+            moves.truncate(self.config.quiet_threats);
+        }
+        for &m in moves.iter() {
+            b.play(m.a as usize, m.second());
+            self.enter(ply + 1);
+            let v = -self.quiesce(b, ply + 1, -beta, -alpha, turns - 1);
+            b.undo();
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    self.set_pv(ply, m);
+                }
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.pool.push(moves);
+        if best == -INF { stand } else { best }
+    }
+
     /// The turns worth searching, best first (at most `width`).
     pub fn generate(&mut self, b: &mut Board6, out: &mut Vec<Pair>) {
         out.clear();
@@ -358,14 +436,32 @@ impl Engine6 {
         let mut second = self.singles.pop().unwrap_or_default();
         self.rank_singles(b, &mut first);
         let k1 = self.config.singles.min(first.len());
+        let me = b.side();
         for &(a, sa) in &first[..k1] {
-            // The second stone is ranked with the first already placed (same side to move).
-            let me = b.side();
+            // The second stone is ranked with the first already placed (same side to move):
+            // only points sharing a line window with it, or newly near, change.
             b.play(a, None);
             b.undo_side_only(me);
-            self.rank_singles(b, &mut second);
+            second.clear();
+            for &(c, sc) in first.iter().filter(|&&(c, _)| c != a) {
+                let sc = if share_window(b, a, c) {
+                    single_score(b, c, me)
+                } else {
+                    sc
+                };
+                second.push((c, sc));
+            }
+            for q in b.neighbours(a).iter().map(|&q| q as usize) {
+                if b.is_empty(q) && b.near_count(q) == 1 {
+                    second.push((q, single_score(b, q, me)));
+                }
+            }
             b.undo_keep_side(me);
-            for &(c, sc) in second.iter().filter(|&&(c, _)| c != a).take(4) {
+            let top = 4.min(second.len());
+            if top > 0 {
+                second.select_nth_unstable_by_key(top - 1, |&(_, s)| std::cmp::Reverse(s));
+            }
+            for &(c, sc) in &second[..top] {
                 out.push(pair(a, Some(c), sa + sc));
             }
         }
@@ -430,11 +526,23 @@ fn dedupe_sort(out: &mut Vec<Pair>) {
     out.sort_by_key(|p| std::cmp::Reverse(p.score));
 }
 
+/// Whether two points lie in one six-point window.
+fn share_window(b: &Board6, p: usize, q: usize) -> bool {
+    let size = b.size() as i32;
+    let (dx, dy) = (
+        (p as i32 % size - q as i32 % size).abs(),
+        (p as i32 / size - q as i32 / size).abs(),
+    );
+    dx <= 5 && dy <= 5 && (dx == 0 || dy == 0 || dx == dy)
+}
+
 /// Attack and defence value of one stone of `me` on `p`.
 fn single_score(b: &Board6, p: usize, me: Side) -> i32 {
+    let m = me.index();
     let mut s = 0;
     for &w in b.windows_of(p) {
-        let (mine, theirs) = (b.count(w, me), b.count(w, !me));
+        let c = b.counts(w);
+        let (mine, theirs) = (c[m], c[1 - m]);
         if theirs == 0 {
             s += WINDOW_VALUE[mine as usize + 1] - WINDOW_VALUE[mine as usize];
         }
@@ -475,16 +583,29 @@ impl Gaps {
     const FIXED: usize = 48;
 
     pub fn of(b: &Board6, s: Side) -> Gaps {
+        if b.threats(s) == 0 {
+            return Gaps::from_windows(b, s, std::iter::empty());
+        }
+        Gaps::from_windows(b, s, 0..b.window_count() as u32)
+    }
+
+    /// The gaps of the threat windows of `s` through the given points (a window through
+    /// two of them comes twice, which no use of the gaps minds).
+    pub fn through(b: &Board6, s: Side, points: &[usize]) -> Gaps {
+        let windows = points.iter().flat_map(|&p| b.windows_of(p).iter().copied());
+        Gaps::from_windows(b, s, windows)
+    }
+
+    fn from_windows(b: &Board6, s: Side, windows: impl Iterator<Item = u32>) -> Gaps {
         let mut g = Gaps {
             fixed: [Gap::default(); Gaps::FIXED],
             len: 0,
             spill: Vec::new(),
         };
-        if b.threats(s) == 0 {
-            return g;
-        }
-        for w in 0..b.window_count() as u32 {
-            if b.count(w, s) < 4 || b.count(w, !s) != 0 {
+        let m = s.index();
+        for w in windows {
+            let c = b.counts(w);
+            if c[m] < 4 || c[1 - m] != 0 {
                 continue;
             }
             let mut gap = Gap::default();
@@ -511,7 +632,11 @@ impl Gaps {
 
 /// Whether two stones of the other side can hit every threat window of `s`.
 pub fn blockable(b: &Board6, s: Side) -> bool {
-    let gaps = Gaps::of(b, s);
+    gaps_blockable(&Gaps::of(b, s))
+}
+
+/// Whether two stones can hit every window of `gaps`.
+fn gaps_blockable(gaps: &Gaps) -> bool {
     let Some(first) = gaps.iter().next() else {
         return true;
     };
@@ -545,7 +670,8 @@ fn winning_turn(b: &Board6, me: Side) -> Option<Pair> {
 fn threat_pairs(b: &mut Board6, me: Side, out: &mut Vec<Pair>, cands: &mut Vec<(u16, u16)>) {
     cands.clear();
     for w in 0..b.window_count() as u32 {
-        let (mine, theirs) = (b.count(w, me), b.count(w, !me));
+        let c = b.counts(w);
+        let (mine, theirs) = (c[me.index()], c[1 - me.index()]);
         if theirs != 0 || !(2..=3).contains(&mine) {
             continue;
         }
@@ -569,7 +695,11 @@ fn threat_pairs(b: &mut Board6, me: Side, out: &mut Vec<Pair>, cands: &mut Vec<(
         let (a, c) = (a as usize, c as usize);
         b.play(a, Some(c));
         let threats = b.threats(me);
-        let score = if threats > 0 && b.threats(!me) == 0 && !blockable(b, me) {
+        // `me` had no threat before this pair, so every threat runs through it.
+        let score = if threats > 0
+            && b.threats(!me) == 0
+            && !gaps_blockable(&Gaps::through(b, me, &[a, c]))
+        {
             MATE
         } else {
             // A forcing turn: worth its threats and the position it leaves.
