@@ -18,7 +18,7 @@ impl GamePlayers for Connect6 {
         &[
             (
                 "strong",
-                "six-window threats, blocking/threat/positional pairs, PVS over turns with a transposition table; options: width, singles, depth",
+                "six-window threats, blocking/threat/positional pairs, PVS over turns with a transposition table; options: width, singles, depth, quiet (turns past the depth), qthreats (threat turns per quiescence node)",
             ),
             (
                 "seed003",
@@ -73,13 +73,19 @@ const BENCH: &[(&str, u32)] = &[
 ];
 
 fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Connect6>>, TextError> {
-    spec.allow(&["width", "singles", "depth"])?;
+    spec.allow(&["width", "singles", "depth", "quiet", "qthreats"])?;
     let mut config = Config::default();
     if let Some(w) = spec.number::<usize>("width")? {
         config.width = w.max(1);
     }
     if let Some(s) = spec.number::<usize>("singles")? {
         config.singles = s.max(1);
+    }
+    if let Some(q) = spec.number::<i32>("quiet")? {
+        config.quiet_turns = q.max(0);
+    }
+    if let Some(q) = spec.number::<usize>("qthreats")? {
+        config.quiet_threats = q;
     }
     if let Some(d) = spec.number::<u32>("depth")? {
         config.depth = d.max(1);

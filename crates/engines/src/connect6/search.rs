@@ -64,7 +64,7 @@ impl Default for Config {
             width: 12,
             singles: 10,
             depth: 4,
-            quiet_turns: 4,
+            quiet_turns: 6,
             quiet_blocks: 4,
             quiet_threats: 2,
         }
@@ -167,8 +167,9 @@ impl Engine6 {
             if keep {
                 info(&best);
             }
-            // Stop early only on a proven result or a forced turn.
-            if self.aborted || v.abs() > WIN_BOUND || root.len() == 1 {
+            // Stop early only on a win or a forced turn: a loss is proven only against the
+            // turns searched, and a deeper search may still find a defence.
+            if self.aborted || v > WIN_BOUND || root.len() == 1 {
                 break;
             }
         }
