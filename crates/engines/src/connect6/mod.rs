@@ -66,8 +66,9 @@ const BENCH: &[(&str, u32)] = &[
         "19/19/19/19/19/19/19/8o10/8xo9/9xx8/9oo8/10x8/19/19/19/19/19/19/19 w",
         4,
     ),
+    // A middle game with no quick win, so the bench measures a search.
     (
-        "19/19/19/19/19/19/9o9/8xxo8/7xoxo8/8xox8/9x1o7/19/19/19/19/19/19/19/19 b",
+        "11o7/19/19/14o4/4o8oxx1x1/11o2x4/13x5/12x6/14x4/19/19/9o9/19/19/19/19/19/19/19 w",
         3,
     ),
 ];
