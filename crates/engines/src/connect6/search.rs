@@ -406,6 +406,10 @@ impl Engine6 {
         }
         if b.threats(!me) > 0 {
             self.blocking_pairs(b, out);
+            if out.is_empty() {
+                // Lost against correct play: still block as many windows as two stones can.
+                out.extend(widest_block(b, !me));
+            }
         } else {
             threat_pairs(b, me, out, &mut self.cands);
             if let Some(w) = out.iter().copied().find(|p| p.score >= MATE) {
@@ -629,6 +633,25 @@ impl Gaps {
     pub fn iter(&self) -> impl Iterator<Item = &Gap> + Clone {
         self.fixed[..self.len].iter().chain(&self.spill)
     }
+}
+
+/// The pair of gap points of the threat windows of `s` that hits the most of them (the
+/// second point chosen for the windows the first one leaves).
+fn widest_block(b: &Board6, s: Side) -> Option<Pair> {
+    let gaps = Gaps::of(b, s);
+    let best = |skip: Option<u16>| {
+        gaps.iter()
+            .filter(|g| skip.is_none_or(|a| !g.contains(a)))
+            .flat_map(|g| g.cells().iter().copied())
+            .max_by_key(|&c| {
+                gaps.iter()
+                    .filter(|g| g.contains(c) && skip.is_none_or(|a| !g.contains(a)))
+                    .count()
+            })
+    };
+    let a = best(None)?;
+    let c = best(Some(a)).filter(|&c| c != a);
+    Some(pair(a as usize, c.map(|c| c as usize), 0))
 }
 
 /// Whether two stones of the other side can hit every threat window of `s`.

@@ -180,3 +180,20 @@ fn a_won_search_stops_and_a_lost_one_keeps_looking() {
     let first_loss = depths.iter().find(|d| d.1 < -WON).unwrap().0;
     assert!(f.depth > first_loss, "{depths:?}");
 }
+
+#[test]
+fn a_lost_position_still_blocks_what_it_can() {
+    // Black has three fives with one gap each (f3, f10, f16): white cannot stop them all,
+    // but its turn still fills two gaps rather than any legal pair.
+    let p = pos(
+        "s19,b3 i3,c3 d3,b10 i10,e3 g3,b16 i16,h3 c10,a1 c1,d10 e10,e1 g1,g10 h10,i1 k1,\
+         c16 d16,m1 o1,e16 g16,q1 s1,h16 s18",
+    );
+    let mv = strong_move(&p, 2);
+    let gaps = ["f3", "f10", "f16"].map(|g| Point::parse(g, 19).unwrap());
+    assert_eq!(
+        mv.stones().filter(|s| gaps.contains(s)).count(),
+        2,
+        "{mv:?}"
+    );
+}
