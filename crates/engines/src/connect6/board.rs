@@ -19,6 +19,11 @@ pub struct Board6 {
     /// Windows through each point: `point_windows[start[p]..start[p + 1]]`.
     start: Vec<u32>,
     point_windows: Vec<u32>,
+    /// Points within two of each point: `neighbours[p * 25..][..near_len[p]]`.
+    neighbours: Vec<u16>,
+    near_len: Vec<u8>,
+    /// Stones within two points of each point (kept per stone, so `is_near` is one read).
+    near: Vec<u16>,
     sums: [i32; 2],
     threats: [u32; 2],
     side: Side,
@@ -61,6 +66,7 @@ impl Board6 {
             point_windows.extend_from_slice(list);
         }
         start.push(point_windows.len() as u32);
+        let (neighbours, near_len) = neighbourhoods(size);
         Board6 {
             size,
             cells: vec![grid::EMPTY; size * size],
@@ -68,6 +74,9 @@ impl Board6 {
             window_cells,
             start,
             point_windows,
+            neighbours,
+            near_len,
+            near: vec![0; size * size],
             sums: [0; 2],
             threats: [0; 2],
             side: Side::Black,
@@ -142,6 +151,11 @@ impl Board6 {
         self.counts[w as usize][s.index()]
     }
 
+    /// Black and white stones in window `w`, indexed by `Side::index`.
+    pub fn counts(&self, w: u32) -> [u8; 2] {
+        self.counts[w as usize]
+    }
+
     pub fn window_cells(&self, w: u32) -> &[u16; 6] {
         &self.window_cells[w as usize]
     }
@@ -165,13 +179,6 @@ impl Board6 {
         self.sums[me] - self.sums[1 - me]
     }
 
-    fn contribution(c: [u8; 2], s: usize) -> (i32, u32) {
-        if c[1 - s] != 0 {
-            return (0, 0);
-        }
-        (WINDOW_VALUE[c[s] as usize], u32::from(c[s] >= 4))
-    }
-
     fn place(&mut self, p: usize, side: Side) {
         self.set(p, side, true);
     }
@@ -186,24 +193,39 @@ impl Board6 {
         } else {
             self.stones -= 1;
         }
+        for k in 0..self.near_len[p] as usize {
+            let q = self.neighbours[p * 25 + k] as usize;
+            if add {
+                self.near[q] += 1;
+            } else {
+                self.near[q] -= 1;
+            }
+        }
+        let t = 1 - s;
         for k in self.start[p]..self.start[p + 1] {
             let w = self.point_windows[k as usize] as usize;
-            let before = self.counts[w];
-            let mut after = before;
-            if add {
-                after[s] += 1;
-                if after[s] == 6 {
-                    self.winner = Some(side);
-                }
-            } else {
-                after[s] -= 1;
+            let c = &mut self.counts[w];
+            let (mine, theirs) = (c[s] as usize, c[t] as usize);
+            let now = if add { mine + 1 } else { mine - 1 };
+            c[s] = now as u8;
+            if now == 6 {
+                self.winner = Some(side);
             }
-            self.counts[w] = after;
-            for t in 0..2 {
-                let (v0, t0) = Self::contribution(before, t);
-                let (v1, t1) = Self::contribution(after, t);
-                self.sums[t] += v1 - v0;
-                self.threats[t] = self.threats[t] + t1 - t0;
+            if theirs == 0 {
+                // The window stays (or was) one-sided for `side`.
+                self.sums[s] += WINDOW_VALUE[now] - WINDOW_VALUE[mine];
+                self.threats[s] = self.threats[s] + u32::from(now >= 4) - u32::from(mine >= 4);
+            } else if mine.min(now) == 0 {
+                // The first stone of `side` spoils the other side's window (or its removal
+                // restores it).
+                let (v, th) = (WINDOW_VALUE[theirs], u32::from(theirs >= 4));
+                if add {
+                    self.sums[t] -= v;
+                    self.threats[t] -= th;
+                } else {
+                    self.sums[t] += v;
+                    self.threats[t] += th;
+                }
             }
         }
     }
@@ -234,15 +256,19 @@ impl Board6 {
         self.winner = winner;
     }
 
+    /// The points within two of `p` (itself included).
+    pub fn neighbours(&self, p: usize) -> &[u16] {
+        &self.neighbours[p * 25..p * 25 + self.near_len[p] as usize]
+    }
+
+    /// How many stones lie within two points of `p`.
+    pub fn near_count(&self, p: usize) -> u16 {
+        self.near[p]
+    }
+
     /// Whether the empty point `p` has a stone within two points.
     pub fn is_near(&self, p: usize) -> bool {
-        let q = self.point(p);
-        (-2..=2i8).any(|dc| {
-            (-2..=2i8).any(|dr| {
-                q.offset(dc, dr, self.size)
-                    .is_some_and(|r| self.cells[r.index(self.size)] != grid::EMPTY)
-            })
-        })
+        self.near[p] != 0
     }
 
     /// The game move of a turn (a winning single stone is a one-stone move).
@@ -266,8 +292,27 @@ impl Board6 {
             }
         }
         fresh.counts == self.counts
+            && fresh.near == self.near
             && fresh.sums == self.sums
             && fresh.threats == self.threats
             && fresh.hash == self.hash
     }
+}
+
+/// For every point, the points within two (itself included), 25 slots per point.
+fn neighbourhoods(size: usize) -> (Vec<u16>, Vec<u8>) {
+    let mut list = vec![0u16; size * size * 25];
+    let mut len = vec![0u8; size * size];
+    for p in 0..size * size {
+        let q = Point::from_index(p, size);
+        for dc in -2..=2i8 {
+            for dr in -2..=2i8 {
+                if let Some(r) = q.offset(dc, dr, size) {
+                    list[p * 25 + len[p] as usize] = r.index(size) as u16;
+                    len[p] += 1;
+                }
+            }
+        }
+    }
+    (list, len)
 }

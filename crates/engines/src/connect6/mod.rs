@@ -18,7 +18,7 @@ impl GamePlayers for Connect6 {
         &[
             (
                 "strong",
-                "six-window threats, blocking/threat/positional pairs, PVS over turns with a transposition table; options: width, singles, depth",
+                "six-window threats, blocking/threat/positional pairs, PVS over turns with a transposition table; options: width, singles, depth, quiet (turns past the depth), qthreats (threat turns per quiescence node)",
             ),
             (
                 "seed003",
@@ -66,20 +66,27 @@ const BENCH: &[(&str, u32)] = &[
         "19/19/19/19/19/19/19/8o10/8xo9/9xx8/9oo8/10x8/19/19/19/19/19/19/19 w",
         4,
     ),
+    // A middle game with no quick win, so the bench measures a search.
     (
-        "19/19/19/19/19/19/9o9/8xxo8/7xoxo8/8xox8/9x1o7/19/19/19/19/19/19/19/19 b",
+        "11o7/19/19/14o4/4o8oxx1x1/11o2x4/13x5/12x6/14x4/19/19/9o9/19/19/19/19/19/19/19 w",
         3,
     ),
 ];
 
 fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Connect6>>, TextError> {
-    spec.allow(&["width", "singles", "depth"])?;
+    spec.allow(&["width", "singles", "depth", "quiet", "qthreats"])?;
     let mut config = Config::default();
     if let Some(w) = spec.number::<usize>("width")? {
         config.width = w.max(1);
     }
     if let Some(s) = spec.number::<usize>("singles")? {
         config.singles = s.max(1);
+    }
+    if let Some(q) = spec.number::<i32>("quiet")? {
+        config.quiet_turns = q.max(0);
+    }
+    if let Some(q) = spec.number::<usize>("qthreats")? {
+        config.quiet_threats = q;
     }
     if let Some(d) = spec.number::<u32>("depth")? {
         config.depth = d.max(1);

@@ -6,14 +6,16 @@
 
 use super::board::{Board6, WINDOW_VALUE};
 use crate::alphabeta::{MATE, to_score};
-use crate::player::{Deadline, Info, Limits, StopFlag};
+use crate::player::{Info, Limits, StopFlag};
 use boyi_core::Side;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 const INF: i32 = MATE + 1;
 const WIN_BOUND: i32 = MATE - 1000;
 const NONE: u16 = u16::MAX;
 const MAX_PLY: usize = 64;
+/// Iterations of a timed search (each adds one turn).
+const MAX_DEPTH: u32 = 40;
 
 /// A turn: one or two points (`b == NONE` for one) and an ordering score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,6 +49,12 @@ pub struct Config {
     /// Single points combined into pairs.
     pub singles: usize,
     pub depth: u32,
+    /// Turns searched past the nominal depth (threats and their blocks).
+    pub quiet_turns: i32,
+    /// Blocking turns tried per quiescence node.
+    pub quiet_blocks: usize,
+    /// Threat-making turns tried per quiescence node.
+    pub quiet_threats: usize,
 }
 
 impl Default for Config {
@@ -56,6 +64,9 @@ impl Default for Config {
             width: 12,
             singles: 10,
             depth: 4,
+            quiet_turns: 6,
+            quiet_blocks: 4,
+            quiet_threats: 2,
         }
     }
 }
@@ -108,33 +119,28 @@ impl Engine6 {
         info: &mut dyn FnMut(&Found),
     ) -> Option<Found> {
         let me = b.side();
-        let budget = limits.time_budget(me);
-        let started = Instant::now();
         self.nodes = 0;
         self.aborted = false;
         if b.stones() == 0 {
             let c = b.size() / 2;
             let p = (c * b.size() + c) as u16;
             return Some(Found {
-                best: Pair {
-                    a: p,
-                    b: NONE,
-                    score: 0,
-                },
+                best: pair(p as usize, None, 0),
                 value: 0,
                 depth: 0,
                 nodes: 0,
                 pv: Vec::new(),
             });
         }
+        self.deadline = Some(Deadline::new(limits, me, stop));
         let mut root = Vec::new();
         self.generate(b, &mut root);
         let first = *root.first()?;
-        let deadline = Deadline::new(limits, me, stop);
-        let max_depth = match (limits.depth, budget, limits.nodes, limits.infinite) {
-            (Some(d), ..) => d,
-            (None, Some(_), _, _) | (None, _, Some(_), _) | (None, _, _, true) => 40,
-            _ => self.config.depth,
+        let timed = limits.time_budget(me).is_some() || limits.infinite;
+        let max_depth = match (limits.depth, timed || limits.nodes.is_some()) {
+            (Some(d), _) => d,
+            (None, true) => MAX_DEPTH,
+            (None, false) => self.config.depth,
         };
         let mut best = Found {
             best: first,
@@ -144,23 +150,11 @@ impl Engine6 {
             pv: vec![first],
         };
         for depth in 1..=max_depth {
-            // The first iteration gets twice the time, so a loaded machine does not make the
-            // engine play a turn it has not searched.
-            self.deadline = Some(if depth == 1 {
-                let mut first = limits.clone();
-                if let Some(t) = budget {
-                    first.clock = None;
-                    first.movetime = Some(t * 2);
-                }
-                Deadline::new(&first, me, stop)
-            } else {
-                deadline.clone()
-            });
-            let v = self.root(b, &mut root, depth as i32);
-            if self.aborted && depth > 1 {
-                break;
-            }
-            if let Some(&m) = self.pv[0].first() {
+            let (v, improved) = self.root(b, &mut root, depth as i32);
+            // An unfinished iteration counts only for a turn that beat the previous best
+            // with a finished search (the first iteration always counts).
+            let keep = !self.aborted || depth == 1 || improved;
+            if keep && let Some(&m) = self.pv[0].first() {
                 best = Found {
                     best: m,
                     value: v,
@@ -170,9 +164,12 @@ impl Engine6 {
                 };
             }
             best.nodes = self.nodes;
-            info(&best);
-            let out_of_time = budget.is_some_and(|t| started.elapsed() * 3 > t);
-            if self.aborted || v.abs() > WIN_BOUND || out_of_time {
+            if keep {
+                info(&best);
+            }
+            // Stop early only on a win or a forced turn: a loss is proven only against the
+            // turns searched, and a deeper search may still find a defence.
+            if self.aborted || v > WIN_BOUND || root.len() == 1 {
                 break;
             }
         }
@@ -180,7 +177,9 @@ impl Engine6 {
         Some(best)
     }
 
-    fn root(&mut self, b: &mut Board6, moves: &mut [Pair], depth: i32) -> i32 {
+    /// One iteration over the root turns: its value, and whether a turn other than the first
+    /// became best with a finished search.
+    fn root(&mut self, b: &mut Board6, moves: &mut [Pair], depth: i32) -> (i32, bool) {
         if let Some(&pv) = self.pv[0].first()
             && let Some(k) = moves.iter().position(|m| (m.a, m.b) == (pv.a, pv.b))
         {
@@ -188,6 +187,7 @@ impl Engine6 {
         }
         let mut alpha = -INF;
         let mut best = -INF;
+        let mut improved = false;
         for (n, &m) in moves.iter().enumerate() {
             b.play(m.a as usize, m.second());
             let v = if n == 0 {
@@ -205,11 +205,25 @@ impl Engine6 {
             }
             if v > best {
                 best = v;
+                improved = n > 0;
                 self.set_pv(0, m);
             }
             alpha = alpha.max(v);
         }
-        best
+        (best, improved)
+    }
+
+    /// Counts a node and checks the deadline.
+    fn enter(&mut self, ply: usize) {
+        self.nodes += 1;
+        self.pv[ply].clear();
+        if self
+            .deadline
+            .as_ref()
+            .is_some_and(|d| d.reached(self.nodes))
+        {
+            self.aborted = true;
+        }
     }
 
     fn set_pv(&mut self, ply: usize, m: Pair) {
@@ -227,15 +241,7 @@ impl Engine6 {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.nodes += 1;
-        self.pv[ply].clear();
-        if self
-            .deadline
-            .as_ref()
-            .is_some_and(|d| d.reached(self.nodes))
-        {
-            self.aborted = true;
-        }
+        self.enter(ply);
         let p = ply as i32;
         if b.winner().is_some() {
             return -(MATE - p);
@@ -261,10 +267,7 @@ impl Engine6 {
             }
         }
         if depth <= 0 {
-            if b.threats(!me) > 0 && !blockable(b, !me) {
-                return -(MATE - p - 2);
-            }
-            return b.evaluate() + 30;
+            return self.quiesce(b, ply, alpha, beta, self.config.quiet_turns);
         }
         let mut moves = self.pool.pop().unwrap_or_default();
         self.generate(b, &mut moves);
@@ -326,6 +329,73 @@ impl Engine6 {
         best
     }
 
+    /// The search past the nominal depth: a side facing threats must block them before the
+    /// position is judged, and a side free to move may stand pat or try its best few
+    /// threat-making turns (which the opponent must answer). `turns` bounds the extension.
+    fn quiesce(
+        &mut self,
+        b: &mut Board6,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        turns: i32,
+    ) -> i32 {
+        let p = ply as i32;
+        if b.winner().is_some() {
+            return -(MATE - p);
+        }
+        if self.aborted || b.stones() == b.points() || ply >= MAX_PLY - 1 {
+            return 0;
+        }
+        let me = b.side();
+        if b.threats(me) > 0 {
+            return MATE - p - 1;
+        }
+        let forced = b.threats(!me) > 0;
+        if forced && !blockable(b, !me) {
+            return -(MATE - p - 2);
+        }
+        let stand = b.evaluate() + 30;
+        if turns <= 0 || (!forced && (stand >= beta || turns < 2)) {
+            return stand;
+        }
+        let mut moves = self.pool.pop().unwrap_or_default();
+        moves.clear();
+        let mut best = -INF;
+        if forced {
+            self.blocking_pairs(b, &mut moves);
+            dedupe_sort(&mut moves);
+            moves.truncate(self.config.quiet_blocks);
+        } else {
+            best = stand;
+            alpha = alpha.max(stand);
+            threat_pairs(b, me, &mut moves, &mut self.cands);
+            dedupe_sort(&mut moves);
+            moves.truncate(self.config.quiet_threats);
+        }
+        for &m in moves.iter() {
+            b.play(m.a as usize, m.second());
+            self.enter(ply + 1);
+            let v = -self.quiesce(b, ply + 1, -beta, -alpha, turns - 1);
+            b.undo();
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    self.set_pv(ply, m);
+                }
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.pool.push(moves);
+        if best == -INF { stand } else { best }
+    }
+
     /// The turns worth searching, best first (at most `width`).
     pub fn generate(&mut self, b: &mut Board6, out: &mut Vec<Pair>) {
         out.clear();
@@ -336,6 +406,10 @@ impl Engine6 {
         }
         if b.threats(!me) > 0 {
             self.blocking_pairs(b, out);
+            if out.is_empty() {
+                // Lost against correct play: still block as many windows as two stones can.
+                out.extend(widest_block(b, !me));
+            }
         } else {
             threat_pairs(b, me, out, &mut self.cands);
             if let Some(w) = out.iter().copied().find(|p| p.score >= MATE) {
@@ -367,14 +441,32 @@ impl Engine6 {
         let mut second = self.singles.pop().unwrap_or_default();
         self.rank_singles(b, &mut first);
         let k1 = self.config.singles.min(first.len());
+        let me = b.side();
         for &(a, sa) in &first[..k1] {
-            // The second stone is ranked with the first already placed (same side to move).
-            let me = b.side();
+            // The second stone is ranked with the first already placed (same side to move):
+            // only points sharing a line window with it, or newly near, change.
             b.play(a, None);
             b.undo_side_only(me);
-            self.rank_singles(b, &mut second);
+            second.clear();
+            for &(c, sc) in first.iter().filter(|&&(c, _)| c != a) {
+                let sc = if share_window(b, a, c) {
+                    single_score(b, c, me)
+                } else {
+                    sc
+                };
+                second.push((c, sc));
+            }
+            for q in b.neighbours(a).iter().map(|&q| q as usize) {
+                if b.is_empty(q) && b.near_count(q) == 1 {
+                    second.push((q, single_score(b, q, me)));
+                }
+            }
             b.undo_keep_side(me);
-            for &(c, sc) in second.iter().filter(|&&(c, _)| c != a).take(4) {
+            let top = 4.min(second.len());
+            if top > 0 {
+                second.select_nth_unstable_by_key(top - 1, |&(_, s)| std::cmp::Reverse(s));
+            }
+            for &(c, sc) in &second[..top] {
                 out.push(pair(a, Some(c), sa + sc));
             }
         }
@@ -439,11 +531,23 @@ fn dedupe_sort(out: &mut Vec<Pair>) {
     out.sort_by_key(|p| std::cmp::Reverse(p.score));
 }
 
+/// Whether two points lie in one six-point window.
+fn share_window(b: &Board6, p: usize, q: usize) -> bool {
+    let size = b.size() as i32;
+    let (dx, dy) = (
+        (p as i32 % size - q as i32 % size).abs(),
+        (p as i32 / size - q as i32 / size).abs(),
+    );
+    dx <= 5 && dy <= 5 && (dx == 0 || dy == 0 || dx == dy)
+}
+
 /// Attack and defence value of one stone of `me` on `p`.
 fn single_score(b: &Board6, p: usize, me: Side) -> i32 {
+    let m = me.index();
     let mut s = 0;
     for &w in b.windows_of(p) {
-        let (mine, theirs) = (b.count(w, me), b.count(w, !me));
+        let c = b.counts(w);
+        let (mine, theirs) = (c[m], c[1 - m]);
         if theirs == 0 {
             s += WINDOW_VALUE[mine as usize + 1] - WINDOW_VALUE[mine as usize];
         }
@@ -484,16 +588,29 @@ impl Gaps {
     const FIXED: usize = 48;
 
     pub fn of(b: &Board6, s: Side) -> Gaps {
+        if b.threats(s) == 0 {
+            return Gaps::from_windows(b, s, std::iter::empty());
+        }
+        Gaps::from_windows(b, s, 0..b.window_count() as u32)
+    }
+
+    /// The gaps of the threat windows of `s` through the given points (a window through
+    /// two of them comes twice, which no use of the gaps minds).
+    pub fn through(b: &Board6, s: Side, points: &[usize]) -> Gaps {
+        let windows = points.iter().flat_map(|&p| b.windows_of(p).iter().copied());
+        Gaps::from_windows(b, s, windows)
+    }
+
+    fn from_windows(b: &Board6, s: Side, windows: impl Iterator<Item = u32>) -> Gaps {
         let mut g = Gaps {
             fixed: [Gap::default(); Gaps::FIXED],
             len: 0,
             spill: Vec::new(),
         };
-        if b.threats(s) == 0 {
-            return g;
-        }
-        for w in 0..b.window_count() as u32 {
-            if b.count(w, s) < 4 || b.count(w, !s) != 0 {
+        let m = s.index();
+        for w in windows {
+            let c = b.counts(w);
+            if c[m] < 4 || c[1 - m] != 0 {
                 continue;
             }
             let mut gap = Gap::default();
@@ -518,9 +635,32 @@ impl Gaps {
     }
 }
 
+/// The pair of gap points of the threat windows of `s` that hits the most of them (the
+/// second point chosen for the windows the first one leaves).
+fn widest_block(b: &Board6, s: Side) -> Option<Pair> {
+    let gaps = Gaps::of(b, s);
+    let best = |skip: Option<u16>| {
+        gaps.iter()
+            .filter(|g| skip.is_none_or(|a| !g.contains(a)))
+            .flat_map(|g| g.cells().iter().copied())
+            .max_by_key(|&c| {
+                gaps.iter()
+                    .filter(|g| g.contains(c) && skip.is_none_or(|a| !g.contains(a)))
+                    .count()
+            })
+    };
+    let a = best(None)?;
+    let c = best(Some(a)).filter(|&c| c != a);
+    Some(pair(a as usize, c.map(|c| c as usize), 0))
+}
+
 /// Whether two stones of the other side can hit every threat window of `s`.
 pub fn blockable(b: &Board6, s: Side) -> bool {
-    let gaps = Gaps::of(b, s);
+    gaps_blockable(&Gaps::of(b, s))
+}
+
+/// Whether two stones can hit every window of `gaps`.
+fn gaps_blockable(gaps: &Gaps) -> bool {
     let Some(first) = gaps.iter().next() else {
         return true;
     };
@@ -554,7 +694,8 @@ fn winning_turn(b: &Board6, me: Side) -> Option<Pair> {
 fn threat_pairs(b: &mut Board6, me: Side, out: &mut Vec<Pair>, cands: &mut Vec<(u16, u16)>) {
     cands.clear();
     for w in 0..b.window_count() as u32 {
-        let (mine, theirs) = (b.count(w, me), b.count(w, !me));
+        let c = b.counts(w);
+        let (mine, theirs) = (c[me.index()], c[1 - me.index()]);
         if theirs != 0 || !(2..=3).contains(&mine) {
             continue;
         }
@@ -578,7 +719,11 @@ fn threat_pairs(b: &mut Board6, me: Side, out: &mut Vec<Pair>, cands: &mut Vec<(
         let (a, c) = (a as usize, c as usize);
         b.play(a, Some(c));
         let threats = b.threats(me);
-        let score = if threats > 0 && b.threats(!me) == 0 && !blockable(b, me) {
+        // `me` had no threat before this pair, so every threat runs through it.
+        let score = if threats > 0
+            && b.threats(!me) == 0
+            && !gaps_blockable(&Gaps::through(b, me, &[a, c]))
+        {
             MATE
         } else {
             // A forcing turn: worth its threats and the position it leaves.
@@ -641,5 +786,34 @@ pub fn info(size: usize, f: &Found, started: Instant) -> Info {
         nps: Some((f.nodes as f64 / time.as_secs_f64().max(1e-6)) as u64),
         time: Some(time),
         text: None,
+    }
+}
+
+/// When a search must stop: the stop flag, a node limit, or the time budget less a margin
+/// for move transfer and a loaded machine (read at every node: a node costs far more than
+/// reading the clock).
+struct Deadline {
+    stop: StopFlag,
+    until: Option<Instant>,
+    nodes: Option<u64>,
+}
+
+impl Deadline {
+    fn new(limits: &Limits, side: Side, stop: &StopFlag) -> Deadline {
+        let until = limits.time_budget(side).map(|t| {
+            let margin = (t / 16).max(Duration::from_millis(4)).min(t / 2);
+            Instant::now() + t - margin
+        });
+        Deadline {
+            stop: stop.clone(),
+            until,
+            nodes: limits.nodes,
+        }
+    }
+
+    fn reached(&self, nodes: u64) -> bool {
+        self.stop.is_stopped()
+            || self.nodes.is_some_and(|n| nodes >= n)
+            || self.until.is_some_and(|t| Instant::now() >= t)
     }
 }

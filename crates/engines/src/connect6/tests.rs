@@ -106,3 +106,94 @@ fn strong_wins_at_once_and_blocks() {
     });
     assert!(hits, "{mv:?}");
 }
+
+fn engine_search(p: &Connect6, limits: &Limits, depths: &mut Vec<(u32, i32)>) -> search::Found {
+    let mut e = Engine6::new(Config::default());
+    let mut b = Board6::from_game(p);
+    e.search(&mut b, limits, &StopFlag::new(), &mut |f| {
+        depths.push((f.depth, f.value))
+    })
+    .unwrap()
+}
+
+fn node_limit(n: u64) -> Limits {
+    Limits {
+        nodes: Some(n),
+        ..Limits::default()
+    }
+}
+
+const WON: i32 = crate::alphabeta::MATE - 1000;
+
+#[test]
+fn a_threat_chain_past_the_depth_is_seen() {
+    // White to move wins by a chain of threats (j10 j12 first) that a depth-1 search sees
+    // only if the blocks and threats past the depth are searched.
+    let p = pos("l8,j9 l10,k6 n9,j8 k9,j6 m11");
+    let f = engine_search(&p, &Limits::depth(1), &mut Vec::new());
+    assert!(f.value > WON, "{}", f.value);
+    // Black to move wins likewise at depth 2 (g15 i13 first); a quiet turn here loses.
+    let p = pos("j12,k14 l12,h14 i14,j14 k13");
+    let f = engine_search(&p, &Limits::depth(2), &mut Vec::new());
+    assert!(f.value > WON, "{}", f.value);
+}
+
+#[test]
+fn a_turn_that_allows_a_threat_chain_is_avoided() {
+    // Here j6 m11 lost to white's threat chain; black's depth-2 choice must leave white no
+    // win a depth-3 search can find.
+    let p = pos("l8,j9 l10,k6 n9,j8 k9");
+    let mv = strong_move(&p, 2);
+    let mut q = p.clone();
+    q.play(&mv);
+    let f = engine_search(&q, &Limits::depth(3), &mut Vec::new());
+    assert!(f.value <= WON, "{mv:?} loses: {}", f.value);
+}
+
+#[test]
+fn a_forced_turn_is_played_without_deepening() {
+    // Black has two fives with one gap each (f3, f10): white's only turn fills both.
+    let p = pos("s19,b3 i3,c3 d3,b10 i10,e3 g3,a17 c17,h3 c10,e17 g17,d10 e10,i17 k17,g10 h10");
+    let f = engine_search(&p, &node_limit(200_000), &mut Vec::new());
+    assert_eq!(f.depth, 1);
+    let mv = strong_move(&p, 3);
+    let f3 = Point::parse("f3", 19).unwrap();
+    let f10 = Point::parse("f10", 19).unwrap();
+    assert!(
+        mv.stones().any(|s| s == f3) && mv.stones().any(|s| s == f10),
+        "{mv:?}"
+    );
+}
+
+#[test]
+fn a_won_search_stops_and_a_lost_one_keeps_looking() {
+    let mut depths = Vec::new();
+    let p = pos("j12,k14 l12,h14 i14,j14 k13");
+    let f = engine_search(&p, &node_limit(400_000), &mut depths);
+    let first_win = depths.iter().find(|d| d.1 > WON).unwrap().0;
+    assert_eq!(f.depth, first_win);
+    // White to move here is lost against the best defence found; the search goes on past
+    // the depth that first shows the loss.
+    let mut depths = Vec::new();
+    let p = pos("a11,a14 k1,j11 p4,g1 q18,i10 i11,h11 i12,g10 h10");
+    let f = engine_search(&p, &node_limit(60_000), &mut depths);
+    let first_loss = depths.iter().find(|d| d.1 < -WON).unwrap().0;
+    assert!(f.depth > first_loss, "{depths:?}");
+}
+
+#[test]
+fn a_lost_position_still_blocks_what_it_can() {
+    // Black has three fives with one gap each (f3, f10, f16): white cannot stop them all,
+    // but its turn still fills two gaps rather than any legal pair.
+    let p = pos(
+        "s19,b3 i3,c3 d3,b10 i10,e3 g3,b16 i16,h3 c10,a1 c1,d10 e10,e1 g1,g10 h10,i1 k1,\
+         c16 d16,m1 o1,e16 g16,q1 s1,h16 s18",
+    );
+    let mv = strong_move(&p, 2);
+    let gaps = ["f3", "f10", "f16"].map(|g| Point::parse(g, 19).unwrap());
+    assert_eq!(
+        mv.stones().filter(|s| gaps.contains(s)).count(),
+        2,
+        "{mv:?}"
+    );
+}
