@@ -186,9 +186,9 @@ impl Engine {
 
     /// A shallow search can miss an opponent's win by fours and threes (a VCF or VCT). If the
     /// opponent has one were we to pass, the chosen move is checked, and if it does not stop
-    /// the attack the next root moves in order (best of the last iteration first) are tried
-    /// until one does; the replacement keeps the search's value. Without a threat after a
-    /// pass, no stone of ours can give the opponent one, so nothing is checked.
+    /// the attack other root moves are tried (`defence_order`) until one does; the
+    /// replacement keeps the search's value. Without a threat after a pass, no stone of ours
+    /// can give the opponent one, so nothing is checked.
     fn avoid_threat_loss(
         &mut self,
         b: &mut EngineBoard,
@@ -366,8 +366,12 @@ impl Engine {
             .filter(|&n| values[n] < -WIN_BOUND)
             .map(|n| moves[n])
             .collect();
-        let mut keep = moves.iter().copied().filter(|m| !lost.contains(m));
-        let sorted: Vec<usize> = keep.by_ref().chain(lost.iter().copied()).collect();
+        let mut sorted: Vec<usize> = moves
+            .iter()
+            .copied()
+            .filter(|m| !lost.contains(m))
+            .collect();
+        sorted.extend_from_slice(&lost);
         moves.copy_from_slice(&sorted);
         (best, searched)
     }
