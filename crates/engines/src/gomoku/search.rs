@@ -136,12 +136,13 @@ impl Engine {
         for depth in 1..=max_depth {
             // The first iterations get up to three times the time: they are short (a few
             // thousand nodes), and a shallower search misjudges threes, so a loaded machine
-            // does not make the engine play a move it has hardly searched.
+            // does not make the engine play a move it has hardly searched. Three times the
+            // time in all, counted from the start of the search, not per iteration.
             self.deadline = Some(if depth <= MIN_DEPTH {
                 let mut first = limits.clone();
                 if let Some(t) = budget {
                     first.clock = None;
-                    first.movetime = Some(t * 3);
+                    first.movetime = Some((t * 3).saturating_sub(started.elapsed()));
                 }
                 Deadline::new(&first, me, stop)
             } else {
