@@ -33,8 +33,8 @@ pub struct Params(pub [i32; p::COUNT]);
 /// The hand-set values (`placement=hand`).
 pub const HAND: Params = Params([2, 6, 16, 60, 4, 12, 50, 2, 10, 50]);
 
-/// Tuned from [`HAND`] by `examples/jiu_tune.rs` (the default).
-pub const TUNED: Params = HAND;
+/// Tuned from [`HAND`] by `examples/jiu_tune.rs`, 135 iterations (docs/jiu-engine.md).
+pub const TUNED: Params = Params([5, 6, 10, 38, 4, 12, 42, 5, 15, 66]);
 
 /// Ring of point `p` around the centre: 0 on the four central points, 6 on the edge.
 fn ring(p: usize) -> i32 {
