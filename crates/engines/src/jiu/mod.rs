@@ -27,7 +27,7 @@ impl GamePlayers for Jiu {
         &[
             (
                 "strong",
-                "battle PVS with transposition table and quiescence over jumps and squares, door/dalian evaluation; placement by a door plan two plies deep; options: depth, hash (MB), placement (hand, the default: hand-set plan values, or tuned: values tuned by self-play results)",
+                "battle PVS with transposition table and quiescence over jumps and squares, door/dalian evaluation; placement by a door plan two plies deep; options: depth, hash (MB), placement (tuned, the default: plan values tuned by self-play results, or hand: the hand-set values)",
             ),
             (
                 "seed002",
@@ -91,7 +91,7 @@ fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Jiu>>, TextError> {
     let depth = spec.number::<u32>("depth")?.unwrap_or(64).max(1);
     let mb = spec.number::<usize>("hash")?.unwrap_or(16).clamp(1, 1024);
     let placement = match spec.options.iter().rev().find(|(k, _)| k == "placement") {
-        None => Scorer::Hand,
+        None => Scorer::Tuned(plan::TUNED),
         Some((_, v)) if v == "tuned" => Scorer::Tuned(plan::TUNED),
         Some((_, v)) if v == "hand" => Scorer::Hand,
         Some((_, v)) => {
