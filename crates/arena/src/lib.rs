@@ -19,6 +19,8 @@ pub mod spec;
 pub mod stats;
 
 pub use record::Record;
-pub use runner::{GameResult, MatchConfig, Thinking, TimeControl, play_game, run_match};
+pub use runner::{
+    GameResult, MatchConfig, OpeningRule, Thinking, TimeControl, play_game, run_match,
+};
 pub use spec::PlayerSpec;
 pub use stats::{Sprt, Verdict, Wdl};

@@ -79,9 +79,33 @@ pub struct MatchConfig<G: boyi_engines::GamePlayers> {
     pub sprt: Option<Sprt>,
     /// Opening books of player A and player B (`None`: no book).
     pub books: [Option<OpeningBook>; 2],
-    /// Swap2 openings (Gomoku): in game `2k` A opens, in `2k+1` B; the players' choices
-    /// decide the colours.
-    pub swap2: bool,
+    /// How the opening is made: from `openings`, or by the players with a swap rule
+    /// (Gomoku; in game `2k` A opens, in `2k+1` B, and the players' choices decide the colours).
+    pub opening_rule: OpeningRule,
+}
+
+/// Who makes a game's opening.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum OpeningRule {
+    /// The match's openings (`MatchConfig::openings`).
+    #[default]
+    Given,
+    /// The opener places three stones (black, white, black); the other player takes black,
+    /// or stays white and plays the fourth stone.
+    Swap1,
+    /// Swap1's three stones, then the other player may also add two stones (white, black)
+    /// and leave the choice of colour to the opener.
+    Swap2,
+}
+
+impl std::fmt::Display for OpeningRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            OpeningRule::Given => "none",
+            OpeningRule::Swap1 => "swap1",
+            OpeningRule::Swap2 => "swap2",
+        })
+    }
 }
 
 /// One finished game.
@@ -176,8 +200,8 @@ pub fn play_game<G: boyi_engines::GamePlayers>(
     cfg: &MatchConfig<G>,
     index: usize,
 ) -> Result<GameResult, TextError> {
-    if cfg.swap2 {
-        return play_swap2_game(cfg, index);
+    if cfg.opening_rule != OpeningRule::Given {
+        return play_swap_game(cfg, index);
     }
     let opening = &cfg.openings[(index / 2) % cfg.openings.len()];
     let first = opening.current().side_to_move();
@@ -241,8 +265,8 @@ fn game_seed<G: boyi_engines::GamePlayers>(cfg: &MatchConfig<G>, index: usize) -
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// Plays game `index` with a swap2 opening decided by the players, then on as usual.
-fn play_swap2_game<G: boyi_engines::GamePlayers>(
+/// Plays game `index` with a swap opening decided by the players, then on as usual.
+fn play_swap_game<G: boyi_engines::GamePlayers>(
     cfg: &MatchConfig<G>,
     index: usize,
 ) -> Result<GameResult, TextError> {
@@ -257,7 +281,7 @@ fn play_swap2_game<G: boyi_engines::GamePlayers>(
     }
     let opener = index % 2;
     let start = cfg.openings[0].clone();
-    let (black, game, lost) = match swap2_opening(cfg, start.clone(), &mut by_player, opener) {
+    let (black, game, lost) = match swap_opening(cfg, start.clone(), &mut by_player, opener) {
         Ok((black, game)) => (black, game, None),
         Err((n, PlayerError::Unsupported(e))) => {
             return Err(text_err!(
@@ -289,7 +313,8 @@ fn play_swap2_game<G: boyi_engines::GamePlayers>(
     let (winner, game, reason) = match lost {
         Some((n, e)) => {
             let loser = if n == black { Side::Black } else { Side::White };
-            (Some(loser.opponent()), game, format!("swap2 opening: {e}"))
+            let rule = cfg.opening_rule;
+            (Some(loser.opponent()), game, format!("{rule} opening: {e}"))
         }
         None => play(cfg, game, &mut by_player, &limits, &mut by_side).map_err(|(side, e)| {
             text_err!("player {} cannot play this game: {e}", names[side.index()])
@@ -311,11 +336,12 @@ fn play_swap2_game<G: boyi_engines::GamePlayers>(
     })
 }
 
-/// Swap2: the opener places three stones (black, white, black); the other player takes
-/// black, plays the fourth stone as white, or adds two stones (white, black) and the opener
-/// then takes black or plays the sixth stone as white. Returns the index of the player who
-/// plays black and the game so far; errors name the player at fault.
-fn swap2_opening<G: boyi_engines::GamePlayers>(
+/// The swap opening of `cfg.opening_rule`. Swap1: the opener places three stones (black,
+/// white, black); the other player takes black or plays the fourth stone as white. Swap2: the
+/// other player may instead add two stones (white, black), and the opener then takes black or
+/// plays the sixth stone as white. Returns the index of the player who plays black and the
+/// game so far; errors name the player at fault.
+fn swap_opening<G: boyi_engines::GamePlayers>(
     cfg: &MatchConfig<G>,
     mut game: GameHistory<G>,
     players: &mut [Box<dyn Player<G>>],
@@ -323,9 +349,14 @@ fn swap2_opening<G: boyi_engines::GamePlayers>(
 ) -> Result<(usize, GameHistory<G>), (usize, PlayerError)> {
     let other = 1 - opener;
     let limits = cfg.limits.clone();
+    let swap2 = cfg.opening_rule == OpeningRule::Swap2;
     let mut ask = |n: usize, game: &mut GameHistory<G>, allowed: &[usize]| {
-        let reply = players[n].swap2(game, &limits).map_err(|e| (n, e))?;
-        match reply {
+        let reply = if swap2 {
+            players[n].swap2(game, &limits)
+        } else {
+            players[n].swap1(game, &limits)
+        };
+        match reply.map_err(|e| (n, e))? {
             Swap2Reply::Swap if !allowed.contains(&0) => Err((
                 n,
                 PlayerError::Protocol("SWAP is not an option here".into()),
@@ -345,7 +376,8 @@ fn swap2_opening<G: boyi_engines::GamePlayers>(
         }
     };
     ask(opener, &mut game, &[3])?;
-    match ask(other, &mut game, &[0, 1, 2])? {
+    let options: &[usize] = if swap2 { &[0, 1, 2] } else { &[0, 1] };
+    match ask(other, &mut game, options)? {
         0 => Ok((other, game)),
         1 => Ok((opener, game)),
         _ => match ask(opener, &mut game, &[0, 1])? {

@@ -28,7 +28,7 @@ fn config(a: &str, b: &str, games: usize) -> MatchConfig<TicTacToe> {
         max_plies: None,
         sprt: None,
         books: [None, None],
-        swap2: false,
+        opening_rule: boyi_arena::OpeningRule::Given,
     }
 }
 

@@ -54,7 +54,7 @@ fn driven_match<G: boyi_engines::GamePlayers>(
         max_plies: None,
         sprt: None,
         books: [None, None],
-        swap2: false,
+        opening_rule: boyi_arena::OpeningRule::Given,
     };
     let mut records = Vec::new();
     let (wdl, _) = run_match(&cfg, |g, _| records.push(g.record.clone())).unwrap();
@@ -159,7 +159,7 @@ fn fairy_stockfish_plays_xiangqi() {
         max_plies: None,
         sprt: None,
         books: [None, None],
-        swap2: false,
+        opening_rule: boyi_arena::OpeningRule::Given,
     };
     let mut records = Vec::new();
     run_match(&cfg, |g, _| records.push(g.record.clone())).unwrap();

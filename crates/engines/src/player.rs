@@ -245,6 +245,17 @@ pub trait Player<G: Game>: Send {
         info: InfoSink<'_>,
     ) -> Result<G::Move, PlayerError>;
 
+    /// A decision of the swap1 opening (Gomoku) in `game.current()`: on the empty board the
+    /// three opening stones; after three stones swap (take black) or play the fourth stone
+    /// as white. Players without swap openings say so.
+    fn swap1(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
+        let _ = (game, limits);
+        Err(PlayerError::Unsupported(format!(
+            "{} does not play swap1 openings",
+            self.name()
+        )))
+    }
+
     /// A decision of the swap2 opening (Gomoku) in `game.current()`: on the empty board the
     /// three opening stones; after three stones swap, play the next stone, or add two; after
     /// five, swap or play the next stone. Players without swap openings say so.
@@ -257,8 +268,8 @@ pub trait Player<G: Game>: Send {
     }
 }
 
-/// A swap2 opening decision: take black and let the opponent play on as white, or the
-/// stones to place (canonical point texts, in order).
+/// A swap1 or swap2 opening decision: take black and let the opponent play on as white, or
+/// the stones to place (canonical point texts, in order).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Swap2Reply {
     Swap,

@@ -2,7 +2,7 @@
 
 use super::recording::store_match_game;
 use anyhow::{Context, Result, bail};
-use boyi_arena::{MatchConfig, PlayerSpec, Sprt, TimeControl, openings};
+use boyi_arena::{MatchConfig, OpeningRule, PlayerSpec, Sprt, TimeControl, openings};
 use boyi_core::{Game, TextError};
 use boyi_engines::{BookChoice, GameHistory, Limits, OpeningBook};
 use boyi_games::{GameKind, with_game};
@@ -70,9 +70,9 @@ pub struct MatchArgs {
     /// Draw a game after this many plies.
     #[arg(long)]
     pub max_plies: Option<usize>,
-    /// Opening rule: `swap2` (Gomoku) lets the players place and choose the opening stones:
-    /// A opens in even games, B in odd ones.
-    #[arg(long, value_parser = ["none", "swap2"], conflicts_with_all = ["openings", "random_plies"])]
+    /// Opening rule: `swap1` or `swap2` (Gomoku) lets the players place and choose the opening
+    /// stones: A opens in even games, B in odd ones.
+    #[arg(long, value_parser = ["none", "swap1", "swap2"], conflicts_with_all = ["openings", "random_plies"])]
     pub opening_rule: Option<String>,
     /// Milliseconds an engine may overrun its time before it loses on time.
     #[arg(long, default_value_t = 1000)]
@@ -167,7 +167,11 @@ fn run_game<G: boyi_engines::GamePlayers>(args: &MatchArgs) -> Result<()> {
             load_book::<G>(args.book_a.as_ref().or(args.book.as_ref()), args, &variant)?,
             load_book::<G>(args.book_b.as_ref().or(args.book.as_ref()), args, &variant)?,
         ],
-        swap2: args.opening_rule.as_deref() == Some("swap2"),
+        opening_rule: match args.opening_rule.as_deref() {
+            Some("swap1") => OpeningRule::Swap1,
+            Some("swap2") => OpeningRule::Swap2,
+            _ => OpeningRule::Given,
+        },
     };
     let mut store = if args.db.no_record {
         None

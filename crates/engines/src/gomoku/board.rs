@@ -16,6 +16,8 @@ use boyi_games::grid::{self, Board};
 
 const PAD: usize = 4;
 const WALL: u8 = 3;
+/// The history entry of a pass (`EngineBoard::pass`).
+const PASS: usize = usize::MAX;
 
 /// Per-point state, kept in one struct so an update touches one cache line.
 #[derive(Debug, Clone, Copy, Default)]
@@ -322,7 +324,14 @@ impl EngineBoard {
     }
 
     pub fn last(&self) -> Option<usize> {
-        self.history.last().copied()
+        self.history.last().copied().filter(|&i| i != PASS)
+    }
+
+    /// Gives the turn to the other side without a stone, to ask what the opponent could do
+    /// if it moved now; `undo` takes it back.
+    pub fn pass(&mut self) {
+        self.history.push(PASS);
+        self.side = !self.side;
     }
 
     /// Places a stone of the side to move on the empty point `i`.
@@ -354,6 +363,9 @@ impl EngineBoard {
             return;
         };
         self.side = !self.side;
+        if i == PASS {
+            return;
+        }
         self.winner = None;
         let p = self.point(i);
         self.grid.set(p, grid::EMPTY);

@@ -202,18 +202,34 @@ impl Player<Gomoku> for Strong {
             .map(|(m, _)| m)
     }
 
+    fn swap1(
+        &mut self,
+        game: &GameHistory<Gomoku>,
+        limits: &Limits,
+    ) -> Result<Swap2Reply, PlayerError> {
+        let (pos, think) = swap_think(game, limits);
+        swap::swap1_decision(pos, think, self.seed)
+            .map_err(|e| PlayerError::Unsupported(e.to_string()))
+    }
+
     fn swap2(
         &mut self,
         game: &GameHistory<Gomoku>,
         limits: &Limits,
     ) -> Result<Swap2Reply, PlayerError> {
-        let pos = game.current();
-        let think = limits
-            .time_budget(pos.side_to_move())
-            .unwrap_or(Duration::from_millis(300));
+        let (pos, think) = swap_think(game, limits);
         swap::swap2_decision(pos, think, self.seed)
             .map_err(|e| PlayerError::Unsupported(e.to_string()))
     }
+}
+
+/// The position of a swap decision and the time to think about it.
+fn swap_think<'a>(game: &'a GameHistory<Gomoku>, limits: &Limits) -> (&'a Gomoku, Duration) {
+    let pos = game.current();
+    let think = limits
+        .time_budget(pos.side_to_move())
+        .unwrap_or(Duration::from_millis(300));
+    (pos, think)
 }
 
 /// A VCF for the side to move (searched first), else a VCT, within `budget`.

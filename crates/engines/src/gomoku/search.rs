@@ -16,6 +16,11 @@ const WIN_BOUND: i32 = MATE - 1000;
 const MAX_PLY: usize = 128;
 /// Iterations searched even past the time budget (within three times it).
 const MIN_DEPTH: u32 = 3;
+/// Root moves checked against the opponent's threat win after the search.
+const AVOID_TRIES: usize = 12;
+/// Node budgets of each VCF and VCT check of a root move against the opponent's threats.
+const AVOID_VCF_NODES: u64 = 20_000;
+const AVOID_VCT_NODES: u64 = 40_000;
 
 #[derive(Debug, Clone, Copy, Default)]
 struct TtEntry {
@@ -109,7 +114,7 @@ impl Engine {
         self.nodes = 0;
         self.aborted = false;
         self.killers = [[0; 2]; MAX_PLY];
-        let root = self.root_moves(b);
+        let mut root = self.root_moves(b);
         let first = *root.first()?;
         if let Some(found) = self.threat_first(b, budget, limits, started) {
             info(b, &found);
@@ -127,22 +132,31 @@ impl Engine {
             pv: vec![first],
             nodes: 0,
         };
+        self.pv_table[0].clear();
         for depth in 1..=max_depth {
             // The first iterations get up to three times the time: they are short (a few
             // thousand nodes), and a shallower search misjudges threes, so a loaded machine
-            // does not make the engine play a move it has hardly searched.
+            // does not make the engine play a move it has hardly searched. Three times the
+            // time in all, counted from the start of the search, not per iteration.
             self.deadline = Some(if depth <= MIN_DEPTH {
                 let mut first = limits.clone();
                 if let Some(t) = budget {
                     first.clock = None;
-                    first.movetime = Some(t * 3);
+                    first.movetime = Some((t * 3).saturating_sub(started.elapsed()));
                 }
                 Deadline::new(&first, me, stop)
             } else {
                 deadline.clone()
             });
-            let v = self.root(b, &root, depth as i32);
-            if self.aborted && depth > 1 {
+            let (v, searched) = self.root(b, &mut root, depth as i32);
+            // An interrupted iteration still counts once its first move (the previous best)
+            // is searched, unless every move it searched loses: then the first move not yet
+            // searched at this depth is played (and checked against threats below).
+            if self.aborted && depth > 1 && (searched == 0 || v < -WIN_BOUND) {
+                if searched > 0 {
+                    best.best = root[0];
+                    best.pv = vec![root[0]];
+                }
                 break;
             }
             let pv = self.pv_table[0].clone();
@@ -164,49 +178,96 @@ impl Engine {
             }
         }
         self.deadline = None;
-        if let Some(t) = budget
-            && best.value.abs() <= WIN_BOUND
-        {
-            self.avoid_threat_loss(b, &root, &mut best, started + t * 3 / 2);
+        if best.value.abs() <= WIN_BOUND {
+            let until = budget.map(|t| started + t * 3 / 2);
+            self.avoid_threat_loss(b, &root, &mut best, until);
         }
         Some(best)
     }
 
-    /// A shallow search can miss an opponent's win by threes and fours (a VCT). If the chosen
-    /// move allows one, the next root moves in order are tried until one does not (within
-    /// `until`); the replacement keeps the search's value.
+    /// A shallow search can miss an opponent's win by fours and threes (a VCF or VCT). If the
+    /// opponent has one were we to pass, the chosen move is checked, and if it does not stop
+    /// the attack other root moves are tried (`defence_order`) until one does; the
+    /// replacement keeps the search's value. Without a threat after a pass, no stone of ours
+    /// can give the opponent one, so nothing is checked.
     fn avoid_threat_loss(
         &mut self,
         b: &mut EngineBoard,
         root: &[usize],
         best: &mut Found,
-        until: Instant,
+        until: Option<Instant>,
     ) {
-        let order =
-            std::iter::once(best.best).chain(root.iter().copied().filter(|&m| m != best.best));
-        for (n, m) in order.take(8).enumerate() {
-            if Instant::now() >= until {
+        if !self.opponent_wins_after(b, None, until) {
+            return;
+        }
+        let order = self.defence_order(b, root, best.best);
+        // A move whose check ran out of budget is not known to lose: kept when nothing is
+        // known to hold, rather than a move known to lose.
+        let mut pick = None;
+        for (n, m) in order.into_iter().take(AVOID_TRIES).enumerate() {
+            if until.is_some_and(|t| Instant::now() >= t) {
+                break;
+            }
+            if self.opponent_wins_after(b, Some(m), until) {
+                continue;
+            }
+            if !self.threats.aborted {
+                pick = Some(m);
+                break;
+            }
+            if n == 0 {
                 return;
             }
-            b.play(m);
-            self.threats.reset(20_000, Some(until));
-            let lost = self.threats.vcf(b, 20) || {
-                self.threats.reset(30_000, Some(until));
-                self.threats.vct(b, 6, 10)
-            };
-            let aborted = self.threats.aborted;
-            b.undo();
-            if aborted {
-                return;
-            }
-            if !lost {
-                if n > 0 {
-                    best.best = m;
-                    best.pv = vec![m];
-                }
-                return;
+            pick.get_or_insert(m);
+        }
+        if let Some(m) = pick
+            && m != best.best
+        {
+            best.best = m;
+            best.pv = vec![m];
+        }
+    }
+
+    /// Root moves in the order they are tried as defences: the chosen move, the first move
+    /// of the opponent's attack, the opponent's three and four points (its best first), then
+    /// the other root moves.
+    fn defence_order(&mut self, b: &mut EngineBoard, root: &[usize], chosen: usize) -> Vec<usize> {
+        let opp = !b.side();
+        let mut points = Vec::new();
+        collect(b, opp, Threat::Three, &mut points);
+        points.sort_by_key(|&i| std::cmp::Reverse(b.value(i, opp)));
+        let attack = self.threats.line.first().copied();
+        let mut order = Vec::with_capacity(root.len());
+        let first = [chosen].into_iter().chain(attack).chain(points);
+        for m in first.chain(root.iter().copied()) {
+            if root.contains(&m) && !order.contains(&m) {
+                order.push(m);
             }
         }
+        order
+    }
+
+    /// Whether the opponent wins by VCF or VCT after our move `m` (`None`: a pass).
+    /// An interrupted search counts as no win (see `threats.aborted`).
+    fn opponent_wins_after(
+        &mut self,
+        b: &mut EngineBoard,
+        m: Option<usize>,
+        until: Option<Instant>,
+    ) -> bool {
+        match m {
+            Some(m) => b.play(m),
+            None => b.pass(),
+        }
+        self.threats.reset(AVOID_VCF_NODES, until);
+        let mut lost = self.threats.vcf(b, 20);
+        if !lost && !self.threats.aborted {
+            self.threats.reset(AVOID_VCT_NODES, until);
+            lost = self.threats.vct(b, 6, 10);
+        }
+        self.nodes += self.threats.nodes;
+        b.undo();
+        lost
     }
 
     /// Forced wins by threats before the main search: VCF always, VCT within a share of the
@@ -265,17 +326,20 @@ impl Engine {
         scored.into_iter().map(|(i, _)| i).collect()
     }
 
-    fn root(&mut self, b: &mut EngineBoard, moves: &[usize], depth: i32) -> i32 {
+    /// One iteration over the root moves, the previous best first; moves found lost are moved
+    /// to the end of `moves`. Returns the best value and how many moves were searched to the
+    /// end.
+    fn root(&mut self, b: &mut EngineBoard, moves: &mut [usize], depth: i32) -> (i32, usize) {
         let mut alpha = -INF;
         let beta = INF;
-        let mut order: Vec<usize> = moves.to_vec();
         if let Some(&pv) = self.pv_table[0].first()
-            && let Some(k) = order.iter().position(|&m| m == pv)
+            && let Some(k) = moves.iter().position(|&m| m == pv)
         {
-            order[..=k].rotate_right(1);
+            moves[..=k].rotate_right(1);
         }
         let mut best = -INF;
-        for (n, &m) in order.iter().enumerate() {
+        let mut values = Vec::with_capacity(moves.len());
+        for (n, &m) in moves.iter().enumerate() {
             b.play(m);
             let v = if n == 0 {
                 -self.negamax(b, depth - 1, 1, -beta, -alpha)
@@ -287,16 +351,30 @@ impl Engine {
                 v
             };
             b.undo();
-            if self.aborted && n > 0 {
+            if self.aborted {
                 break;
             }
+            values.push(v);
             if v > best {
                 best = v;
                 self.set_pv(0, m);
             }
             alpha = alpha.max(v);
         }
-        best
+        let searched = values.len();
+        // Moves found lost go last (for the next iteration and the threat check).
+        let lost: Vec<usize> = (0..searched)
+            .filter(|&n| values[n] < -WIN_BOUND)
+            .map(|n| moves[n])
+            .collect();
+        let mut sorted: Vec<usize> = moves
+            .iter()
+            .copied()
+            .filter(|m| !lost.contains(m))
+            .collect();
+        sorted.extend_from_slice(&lost);
+        moves.copy_from_slice(&sorted);
+        (best, searched)
     }
 
     fn set_pv(&mut self, ply: usize, m: usize) {

@@ -164,13 +164,32 @@ fn best_move(pos: &Gomoku, millis: u64) -> Result<Point, TextError> {
     }
 }
 
+/// The swap1 decision for the player to decide in `pos`, thinking about `think` in all:
+/// three opening stones on the empty board; after three stones take black (`Swap`) or stay
+/// white with the fourth stone. `seed` picks the opening shape.
+pub fn swap1_decision(pos: &Gomoku, think: Duration, seed: u64) -> Result<Swap2Reply, TextError> {
+    let millis = (think.as_millis() as u64).max(30);
+    match pos.board().stones() {
+        0 => Ok(stones(&propose(pos.size(), seed)?)),
+        3 if choose_colour(pos, millis / 2) == Side::Black => Ok(Swap2Reply::Swap),
+        3 => Ok(stones(&[best_move(pos, millis / 2)?])),
+        n => Err(text_err!(
+            "a swap1 decision comes after 0 or 3 stones, not {n}"
+        )),
+    }
+}
+
+/// A swap reply placing `ps`.
+fn stones(ps: &[Point]) -> Swap2Reply {
+    Swap2Reply::Stones(ps.iter().map(|p| p.to_string()).collect())
+}
+
 /// The swap2 decision for the player to decide in `pos`, thinking about `think` in all:
 /// three opening stones on the empty board; after three stones take black (`Swap`), stay
 /// white with the fourth stone, or add two; after five stones take black or play the sixth
 /// stone as white. `seed` picks the opening shape.
 pub fn swap2_decision(pos: &Gomoku, think: Duration, seed: u64) -> Result<Swap2Reply, TextError> {
     let millis = (think.as_millis() as u64).max(30);
-    let stones = |ps: &[Point]| Swap2Reply::Stones(ps.iter().map(|p| p.to_string()).collect());
     match pos.board().stones() {
         0 => Ok(stones(&propose(pos.size(), seed)?)),
         3 => Ok(match swap2_answer(pos, millis * 2 / 3) {

@@ -207,3 +207,84 @@ fn swap2_takes_a_clearly_better_black() {
     .unwrap();
     assert_eq!(swap2_answer(&pos, 600), Swap2Answer::TakeBlack);
 }
+
+#[test]
+fn swap1_takes_the_better_colour_of_a_lopsided_opening() {
+    use super::swap::{position, swap1_decision};
+    let think = Duration::from_millis(600);
+    // Black's two stones side by side in the centre, white's in the corner: take black.
+    let good_black = position(Variant::Freestyle, 15, &[pt("h8"), pt("a15"), pt("i8")]).unwrap();
+    assert_eq!(
+        swap1_decision(&good_black, think, 0).unwrap(),
+        Swap2Reply::Swap
+    );
+    // Black's stones in two corners, white's in the centre: stay white and play on near it.
+    let good_white = position(Variant::Freestyle, 15, &[pt("a1"), pt("h8"), pt("o15")]).unwrap();
+    match swap1_decision(&good_white, think, 0).unwrap() {
+        Swap2Reply::Stones(s) => {
+            assert_eq!(s.len(), 1);
+            let p = pt(&s[0]);
+            assert!(p.col.abs_diff(7) <= 2 && p.row.abs_diff(7) <= 2, "{p}");
+        }
+        Swap2Reply::Swap => panic!("took black in a lost opening"),
+    }
+    // The opener's three stones, and no decision after another count of stones.
+    let Swap2Reply::Stones(three) = swap1_decision(&pos(Variant::Freestyle, ""), think, 1).unwrap()
+    else {
+        panic!("no stones proposed");
+    };
+    assert_eq!(three.len(), 3);
+    assert!(swap1_decision(&pos(Variant::Freestyle, "h8"), think, 0).is_err());
+}
+
+/// Whether the side to move in `b` wins by VCF or by a VCT of up to six threats, found
+/// within `nodes` nodes each (the engine's own check).
+fn wins_by_threats(b: &mut EngineBoard, nodes: u64) -> bool {
+    let mut ts = ThreatSearch::new(nodes, None);
+    ts.vcf(b, 20) || {
+        ts.reset(nodes, None);
+        ts.vct(b, 6, 10)
+    }
+}
+
+#[test]
+fn a_move_that_allows_a_vct_is_replaced_by_a_defence() {
+    // From a match against seed 001: black to move; at depth 3 the engine played j12, after
+    // which white wins by a VCT starting at h8 (found in under a hundred nodes). The threat
+    // check after the search tried only the next root moves in static order, gave up at the
+    // first check that ran out of nodes, and ran only when a time budget was given.
+    let p = pos(
+        Variant::Freestyle,
+        "a5,h11,a12,n2,g11,h10,h9,g10,i10,g8,f9,e9,k9,g9,g6,i9,e7,h12,h13,f8",
+    );
+    let mut b = EngineBoard::from_game(&p);
+    b.play(b.index(pt("j12")));
+    assert!(wins_by_threats(&mut b, 1000), "j12 no longer loses at once");
+    b.undo();
+    for depth in [3, 4] {
+        let m = strong_move(&p, depth);
+        b.play(b.index(m));
+        assert!(
+            !wins_by_threats(&mut b, 40_000),
+            "depth {depth}: {m} allows a threat win"
+        );
+        b.undo();
+    }
+}
+
+#[test]
+fn a_pass_gives_the_turn_and_is_taken_back() {
+    let p = pos(Variant::Renju, "h8,h9,i8");
+    let mut b = EngineBoard::from_game(&p);
+    let (hash, side, ply) = (b.hash(), b.side(), b.ply());
+    b.pass();
+    assert_eq!(b.side(), !side);
+    assert_ne!(b.hash(), hash);
+    assert_eq!(b.last(), None);
+    b.play(b.index(pt("j8")));
+    assert!(b.consistent());
+    b.undo();
+    b.undo();
+    assert_eq!((b.hash(), b.side(), b.ply()), (hash, side, ply));
+    assert!(b.consistent());
+}

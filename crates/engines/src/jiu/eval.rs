@@ -1,9 +1,8 @@
-//! Evaluation for `boyi:strong`: battle (material, doors, dalians, mobility, safety) and the
-//! placement plan (potential squares near the centre, where the battle opens).
+//! Battle evaluation for `boyi:strong`: material, doors, dalians, mobility, safety.
 
 use super::board::{Board, EMPTY, other};
 use boyi_games::jiu::FLY_LIMIT;
-use boyi_games::jiu::board::{BEYOND, BLOCKS, NEXT, NONE, POINTS, SIZE};
+use boyi_games::jiu::board::{BEYOND, BLOCKS, NEXT, NONE, POINTS};
 
 pub const PIECE: i32 = 100;
 /// A door (three own pieces and a hole) that an own piece can close next move.
@@ -150,41 +149,4 @@ pub fn capture_value(b: &Board, p: u8) -> i32 {
         }
     }
     v
-}
-
-/// Centre weight of a point: the battle opens at the central holes.
-fn centre_weight(p: usize) -> i32 {
-    let (col, row) = ((p / SIZE) as i32, (p % SIZE) as i32);
-    let d = (2 * col - 13).abs().max((2 * row - 13).abs()) / 2;
-    10 - d
-}
-
-/// Placement value of point `p` (empty) for colour `c`: what `c` gains there and what it
-/// takes from the opponent, weighted towards the centre.
-pub fn placement(cells: &[u8; POINTS], c: u8, p: usize) -> i32 {
-    let enemy = other(c);
-    let mut v = 0;
-    for block in &BLOCKS[p] {
-        if block[0] == NONE {
-            continue;
-        }
-        let own = block.iter().filter(|&&q| cells[q as usize] == c).count();
-        let theirs = block
-            .iter()
-            .filter(|&&q| cells[q as usize] == enemy)
-            .count();
-        if theirs == 0 {
-            v += [2, 6, 16, 60][own.min(3)];
-        }
-        if own == 0 {
-            v += [0, 4, 12, 50][theirs.min(3)];
-        }
-    }
-    // Dalian shapes: own neighbours in a line give squares on both sides.
-    let own_next = NEXT[p]
-        .iter()
-        .filter(|&&n| n != NONE && cells[n as usize] == c)
-        .count() as i32;
-    v += own_next * 2;
-    v * (10 + centre_weight(p)) / 10
 }

@@ -2,9 +2,8 @@
 //! baseline (`boyi:seed002`).
 //!
 //! - [`board`]: the engines' board, battle move bases and chosen square captures;
-//! - [`eval`]: battle evaluation (material, doors, dalians, mobility, safety) and the
-//!   placement plan;
-//! - [`plan`]: the placement plans (hand-set, and a block evaluation fitted to self-play);
+//! - [`eval`]: battle evaluation (material, doors, dalians, mobility, safety);
+//! - [`plan`]: the placement plan, its parameters hand-set or tuned by self-play results;
 //! - [`search`]: PVS with iterative deepening, transposition table and quiescence;
 //! - [`seed002`]: the pattern strategies and Eva move choice of seed 002.
 
@@ -28,7 +27,7 @@ impl GamePlayers for Jiu {
         &[
             (
                 "strong",
-                "battle PVS with transposition table and quiescence over jumps and squares, door/dalian evaluation; placement by a door plan two plies deep; options: depth, hash (MB), placement (hand, the default, or tuned: a block evaluation fitted to self-play results)",
+                "battle PVS with transposition table and quiescence over jumps and squares, door/dalian evaluation; placement by a door plan two plies deep; options: depth, hash (MB), placement (tuned, the default: plan values tuned by self-play results, or hand: the hand-set values)",
             ),
             (
                 "seed002",
@@ -92,7 +91,7 @@ fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Jiu>>, TextError> {
     let depth = spec.number::<u32>("depth")?.unwrap_or(64).max(1);
     let mb = spec.number::<usize>("hash")?.unwrap_or(16).clamp(1, 1024);
     let placement = match spec.options.iter().rev().find(|(k, _)| k == "placement") {
-        None => Scorer::Hand,
+        None => Scorer::Tuned(plan::TUNED),
         Some((_, v)) if v == "tuned" => Scorer::Tuned(plan::TUNED),
         Some((_, v)) if v == "hand" => Scorer::Hand,
         Some((_, v)) => {

@@ -193,28 +193,45 @@ fn seed002_book_option_reads_files_and_reports_errors() {
     std::fs::remove_file(&path).unwrap();
 }
 
-#[test]
-fn plan_gain_is_the_change_of_the_evaluation_and_colours_are_symmetric() {
-    use plan::{TUNED, evaluate, features, gain};
-    let mut c = cells(&["g6", "g5", "h5", "c3"], &["h6", "i6", "i5", "j5", "m12"]);
-    for (p, colour) in [("h4", BLACK), ("j6", WHITE), ("g4", BLACK), ("a1", WHITE)] {
-        let before = evaluate(&TUNED, &c, colour);
-        let g = gain(&TUNED, &mut c, colour, at(p));
-        c[at(p)] = colour;
-        assert_eq!(evaluate(&TUNED, &c, colour) - before, g, "{p}");
-    }
-    let swapped = c.map(|x| if x == EMPTY { EMPTY } else { 3 - x });
-    assert_eq!(features(&swapped), features(&c).map(|x| -x));
-    assert_eq!(evaluate(&TUNED, &c, WHITE), -evaluate(&TUNED, &c, BLACK));
+/// The plan's first choice for `me` on `c` (any legal empty point).
+fn plan_choice(scorer: &plan::Scorer, c: &[u8; POINTS], me: u8) -> usize {
+    let legal: Vec<usize> = (0..POINTS).filter(|&q| c[q] == EMPTY).collect();
+    plan::ranked(scorer, c, me, &legal)[0].1
 }
 
 #[test]
-fn plan_regions_ring_the_centre() {
-    assert_eq!(plan::region(at("g7") as u8), 0);
-    assert_eq!(plan::region(at("f6") as u8), 0);
-    assert_eq!(plan::region(at("d4") as u8), 1);
-    assert_eq!(plan::region(at("a1") as u8), 2);
-    assert_eq!(plan::region(at("m13") as u8), 2);
+fn plan_blocks_the_opponents_three_piece_door() {
+    // White has three of the block e5 f5 e6 f6; black to place far from its own pieces.
+    let c = cells(&["k11", "l12"], &["e5", "f5", "e6", "c10"]);
+    for scorer in [plan::Scorer::Hand, plan::Scorer::Tuned(plan::TUNED)] {
+        assert_eq!(plan_choice(&scorer, &c, BLACK), at("f6"), "{scorer:?}");
+    }
+}
+
+#[test]
+fn plan_completes_its_own_door_when_free() {
+    let c = cells(&["g6", "g5", "h5", "b2"], &["k11", "l12"]);
+    for scorer in [plan::Scorer::Hand, plan::Scorer::Tuned(plan::TUNED)] {
+        assert_eq!(plan_choice(&scorer, &c, BLACK), at("h6"), "{scorer:?}");
+    }
+}
+
+#[test]
+fn plan_score_follows_its_parameters() {
+    use plan::{HAND, p, score};
+    let c = cells(&["g6", "g5", "h5"], &["a1"]);
+    // h6 closes black's door: one block with three own pieces, the others partly own.
+    let base = score(&HAND, &c, BLACK, at("h6"));
+    let mut more = HAND;
+    more.0[p::OWN + 3] += 10;
+    assert!(score(&more, &c, BLACK, at("h6")) > base);
+    // For white, h6 blocks that door.
+    let mut block = HAND;
+    block.0[p::BLOCK + 2] += 10;
+    assert!(score(&block, &c, WHITE, at("h6")) > score(&HAND, &c, WHITE, at("h6")));
+    // The centre weighs more than the edge for the same shape.
+    let empty = [EMPTY; POINTS];
+    assert!(score(&HAND, &empty, BLACK, at("g7")) > score(&HAND, &empty, BLACK, at("a1")));
 }
 
 #[test]

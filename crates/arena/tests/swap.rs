@@ -1,14 +1,15 @@
-//! A swap2 Gomoku game in the arena: the players place and choose the opening stones, the
-//! record holds them as the opening, and a player without swap2 stops the match.
+//! Swap1 and swap2 Gomoku games in the arena: the players place and choose the opening
+//! stones, the record holds them as the opening, and a player without swap openings stops the
+//! match.
 
-use boyi_arena::{MatchConfig, PlayerSpec, Record, run_match};
+use boyi_arena::{MatchConfig, OpeningRule, PlayerSpec, Record, run_match};
 use boyi_core::{Game, Side};
 use boyi_engines::{GameHistory, Limits};
 use boyi_games::gomoku::{Gomoku, Variant};
 use boyi_protocol::driver::ExternalOptions;
 use std::time::Duration;
 
-fn config(a: &str, b: &str, games: usize) -> MatchConfig<Gomoku> {
+fn config(a: &str, b: &str, games: usize, rule: OpeningRule) -> MatchConfig<Gomoku> {
     let start = Gomoku::start(&Variant::Freestyle, Some(15)).unwrap();
     MatchConfig {
         players: [PlayerSpec::parse(a).unwrap(), PlayerSpec::parse(b).unwrap()],
@@ -25,7 +26,7 @@ fn config(a: &str, b: &str, games: usize) -> MatchConfig<Gomoku> {
         time_margin: Duration::from_millis(1000),
         max_plies: None,
         sprt: None,
-        swap2: true,
+        opening_rule: rule,
         player_limits: [None, None],
         books: [None, None],
     }
@@ -33,13 +34,26 @@ fn config(a: &str, b: &str, games: usize) -> MatchConfig<Gomoku> {
 
 #[test]
 fn a_swap2_game_is_played_and_recorded() {
-    let cfg = config("boyi:strong?hash=4", "boyi:strong?hash=4,vct=0", 1);
+    let g = play_one(OpeningRule::Swap2);
+    // Three stones, then the fourth, or two more and perhaps the sixth.
+    assert!((3..=6).contains(&g.record.opening), "{}", g.record.opening);
+}
+
+#[test]
+fn a_swap1_game_is_played_and_recorded() {
+    let g = play_one(OpeningRule::Swap1);
+    // Three stones, then the fourth when the chooser stays white.
+    assert!((3..=4).contains(&g.record.opening), "{}", g.record.opening);
+}
+
+/// One game between two strong players under `rule`, checked for names and a replayable
+/// record.
+fn play_one(rule: OpeningRule) -> boyi_arena::GameResult {
+    let cfg = config("boyi:strong?hash=4", "boyi:strong?hash=4,vct=0", 1, rule);
     let mut games = Vec::new();
     let (wdl, _) = run_match(&cfg, |g, _| games.push(g.clone())).unwrap();
     assert_eq!(wdl.games(), 1);
     let g = &games[0];
-    // Three stones, then the fourth, or two more and perhaps the sixth.
-    assert!((3..=6).contains(&g.record.opening), "{}", g.record.opening);
     assert!(g.record.moves.len() > g.record.opening);
     let a_name = &g.record.players[g.a_side.index()];
     assert_eq!(a_name, "boyi:strong?hash=4");
@@ -54,11 +68,14 @@ fn a_swap2_game_is_played_and_recorded() {
         Some(g.record.winner)
     );
     assert!(matches!(g.a_side, Side::Black | Side::White));
+    g.clone()
 }
 
 #[test]
-fn a_player_without_swap2_stops_the_match() {
-    let cfg = config("boyi:strong?hash=4", "boyi:seed001", 2);
-    let err = run_match(&cfg, |_, _| {}).unwrap_err().to_string();
-    assert!(err.contains("swap2"), "{err}");
+fn a_player_without_swap_openings_stops_the_match() {
+    for (rule, name) in [(OpeningRule::Swap1, "swap1"), (OpeningRule::Swap2, "swap2")] {
+        let cfg = config("boyi:strong?hash=4", "boyi:seed001", 2, rule);
+        let err = run_match(&cfg, |_, _| {}).unwrap_err().to_string();
+        assert!(err.contains(name), "{err}");
+    }
 }
