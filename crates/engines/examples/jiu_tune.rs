@@ -13,7 +13,7 @@
 
 use boyi_core::Game;
 use boyi_engines::jiu::placement_candidates;
-use boyi_engines::jiu::plan::{HAND, Params, Scorer, p};
+use boyi_engines::jiu::plan::{HAND, Params, p};
 use boyi_engines::{BuildContext, GameHistory, Limits, StopFlag, build};
 use boyi_games::jiu::{Jiu, Phase};
 
@@ -98,8 +98,8 @@ fn play(opening: &[&str], plans: [Params; 2], nodes: u64) -> f64 {
     }
     while game.current().phase() == Phase::Place {
         let pos = game.current();
-        let plan = plans[(pos.side_to_move() != first) as usize];
-        let ranked = placement_candidates(pos, &Scorer::Tuned(plan));
+        let params = plans[(pos.side_to_move() != first) as usize];
+        let ranked = placement_candidates(pos, &params);
         let mv = boyi_engines::jiu::board::placement(pos, ranked[0].1 as u8).expect("a placement");
         game.push(mv);
     }

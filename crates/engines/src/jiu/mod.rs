@@ -19,7 +19,7 @@ use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
 use board::Board;
 use boyi_core::{Game, TextError};
 use boyi_games::jiu::{Jiu, JiuMove, Phase};
-use plan::Scorer;
+use plan::Params;
 use search::Engine;
 
 impl GamePlayers for Jiu {
@@ -91,9 +91,9 @@ fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Jiu>>, TextError> {
     let depth = spec.number::<u32>("depth")?.unwrap_or(64).max(1);
     let mb = spec.number::<usize>("hash")?.unwrap_or(16).clamp(1, 1024);
     let placement = match spec.options.iter().rev().find(|(k, _)| k == "placement") {
-        None => Scorer::Tuned(plan::TUNED),
-        Some((_, v)) if v == "tuned" => Scorer::Tuned(plan::TUNED),
-        Some((_, v)) if v == "hand" => Scorer::Hand,
+        None => plan::TUNED,
+        Some((_, v)) if v == "tuned" => plan::TUNED,
+        Some((_, v)) if v == "hand" => plan::HAND,
         Some((_, v)) => {
             return Err(text_err!(
                 "player option placement={v:?}: expected tuned or hand"
@@ -112,7 +112,7 @@ pub struct Strong {
     engine: Engine,
     /// Depth when the limits set neither depth nor time.
     depth: u32,
-    placement: Scorer,
+    placement: Params,
 }
 
 impl Strong {
@@ -174,23 +174,23 @@ fn board_with_history(game: &GameHistory<Jiu>) -> Board {
     b
 }
 
-/// The placement of `boyi:strong` by `scorer`: the best candidate after the opponent's best
+/// The placement of `boyi:strong` by the plan `params`: the best candidate after the opponent's best
 /// answer ([`plan::ranked`]).
-pub fn plan_placement(pos: &Jiu, scorer: &Scorer) -> Option<JiuMove> {
-    let (_, p) = *placement_candidates(pos, scorer).first()?;
+pub fn plan_placement(pos: &Jiu, params: &Params) -> Option<JiuMove> {
+    let (_, p) = *placement_candidates(pos, params).first()?;
     board::placement(pos, p as u8)
 }
 
 /// The ranked candidate placements of the side to move (the first two placements are the
 /// ends of the central diagonal, which the legal moves already say).
-pub fn placement_candidates(pos: &Jiu, scorer: &Scorer) -> Vec<(i32, usize)> {
+pub fn placement_candidates(pos: &Jiu, params: &Params) -> Vec<(i32, usize)> {
     let b = Board::from_game(pos);
     let legal: Vec<usize> = pos
         .legal_moves()
         .iter()
         .map(|m| boyi_games::jiu::board::index_of(m.to()) as usize)
         .collect();
-    plan::ranked(scorer, &b.cells, b.side, &legal)
+    plan::ranked(params, &b.cells, b.side, &legal)
 }
 
 impl Player<Jiu> for Strong {

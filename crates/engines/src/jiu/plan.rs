@@ -70,31 +70,12 @@ pub fn score(w: &Params, cells: &[u8; POINTS], c: u8, p: usize) -> i32 {
     v * (100 + w.0[p::CENTRE] * (10 - ring(p))) / 100
 }
 
-/// How the plan scores a placement.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Scorer {
-    /// The tuned parameters ([`TUNED`], or any vector a tuner tries).
-    Tuned(Params),
-    /// The hand-set parameters ([`HAND`]).
-    Hand,
-}
-
-impl Scorer {
-    pub fn params(&self) -> &Params {
-        match self {
-            Scorer::Tuned(w) => w,
-            Scorer::Hand => &HAND,
-        }
-    }
-}
-
 /// How many of the best-scored placements get the two-ply check.
 const CANDIDATES: usize = 8;
 
 /// Candidate placements of colour `me` among `legal`, best first: each candidate's score
 /// minus `answer` percent of the opponent's best answer.
-pub fn ranked(scorer: &Scorer, cells: &[u8; POINTS], me: u8, legal: &[usize]) -> Vec<(i32, usize)> {
-    let w = scorer.params();
+pub fn ranked(w: &Params, cells: &[u8; POINTS], me: u8, legal: &[usize]) -> Vec<(i32, usize)> {
     let mut cells = *cells;
     let mut scored: Vec<(i32, usize)> = legal
         .iter()

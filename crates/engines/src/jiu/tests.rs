@@ -194,25 +194,25 @@ fn seed002_book_option_reads_files_and_reports_errors() {
 }
 
 /// The plan's first choice for `me` on `c` (any legal empty point).
-fn plan_choice(scorer: &plan::Scorer, c: &[u8; POINTS], me: u8) -> usize {
+fn plan_choice(params: &plan::Params, c: &[u8; POINTS], me: u8) -> usize {
     let legal: Vec<usize> = (0..POINTS).filter(|&q| c[q] == EMPTY).collect();
-    plan::ranked(scorer, c, me, &legal)[0].1
+    plan::ranked(params, c, me, &legal)[0].1
 }
 
 #[test]
 fn plan_blocks_the_opponents_three_piece_door() {
     // White has three of the block e5 f5 e6 f6; black to place far from its own pieces.
     let c = cells(&["k11", "l12"], &["e5", "f5", "e6", "c10"]);
-    for scorer in [plan::Scorer::Hand, plan::Scorer::Tuned(plan::TUNED)] {
-        assert_eq!(plan_choice(&scorer, &c, BLACK), at("f6"), "{scorer:?}");
+    for params in [plan::HAND, plan::TUNED] {
+        assert_eq!(plan_choice(&params, &c, BLACK), at("f6"), "{params:?}");
     }
 }
 
 #[test]
 fn plan_completes_its_own_door_when_free() {
     let c = cells(&["g6", "g5", "h5", "b2"], &["k11", "l12"]);
-    for scorer in [plan::Scorer::Hand, plan::Scorer::Tuned(plan::TUNED)] {
-        assert_eq!(plan_choice(&scorer, &c, BLACK), at("h6"), "{scorer:?}");
+    for params in [plan::HAND, plan::TUNED] {
+        assert_eq!(plan_choice(&params, &c, BLACK), at("h6"), "{params:?}");
     }
 }
 
