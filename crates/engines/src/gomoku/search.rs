@@ -362,18 +362,13 @@ impl Engine {
             alpha = alpha.max(v);
         }
         let searched = values.len();
-        // Moves found lost go last (for the next iteration and the threat check).
+        // Moves found lost go last (for the next iteration and the threat check); the sort is
+        // stable, so the rest keep their order.
         let lost: Vec<usize> = (0..searched)
             .filter(|&n| values[n] < -WIN_BOUND)
             .map(|n| moves[n])
             .collect();
-        let mut sorted: Vec<usize> = moves
-            .iter()
-            .copied()
-            .filter(|m| !lost.contains(m))
-            .collect();
-        sorted.extend_from_slice(&lost);
-        moves.copy_from_slice(&sorted);
+        moves.sort_by_key(|m| lost.contains(m));
         (best, searched)
     }
 
