@@ -13,6 +13,7 @@ pub mod hough;
 pub mod lattice;
 pub mod locate;
 pub mod orient;
+pub mod pencil;
 pub mod plane;
 pub mod region;
 pub mod synth;

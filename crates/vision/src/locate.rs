@@ -7,6 +7,7 @@ use crate::homography::{self, GridMap, Homography, Lens, LinePoint};
 use crate::hough::{self, Line};
 use crate::lattice::{self, Family};
 use crate::orient;
+use crate::pencil::{self, Pencil};
 use crate::plane::Plane;
 use image::RgbImage;
 
@@ -132,18 +133,74 @@ fn locate_with(
     let (cx, cy) = (r.w as f64 / 2.0, r.h as f64 / 2.0);
     let limit = (cx * cx + cy * cy).sqrt();
     let fit = |ls: &[Line]| lattice::fit_family(ls, cx, cy, limit, 4.0);
-    let (Some(fa), Some(fb)) = (fit(&fams[0]), fit(&fams[1])) else {
-        return Err(no_board("no evenly spaced grid lines"));
+    let combs = [fit(&fams[0]), fit(&fams[1])];
+    let mut best: Option<Extent> = None;
+    let mut err = no_board("no evenly spaced grid lines");
+    let mut consider = |start: Option<Start>, best: &mut Option<Extent>| {
+        let Some((h, spans)) = start else { return };
+        let map = GridMap {
+            h,
+            lens: Lens::none(r.w as f64, r.h as f64),
+        };
+        let (map, spans) = densify(r, map, spans);
+        match extent(r, &map, spans, size) {
+            Ok(e) if best.as_ref().is_none_or(|b| e.2 > b.2) => *best = Some(e),
+            Ok(_) => {}
+            Err(e) => err = e,
+        }
     };
-    let h = initial_homography(&fa, &fb, (cx, cy), limit)
-        .ok_or_else(|| no_board("the grid lines do not form a plane grid"))?;
-    let map = GridMap {
-        h,
-        lens: Lens::none(r.w as f64, r.h as f64),
-    };
-    let (map, spans) = densify(r, map, [span(&fa), span(&fb)]);
-    let (map, ranges, quality) = extent(r, &map, spans, size)?;
+    if let (Some(fa), Some(fb)) = (&combs[0], &combs[1]) {
+        let start = initial_homography(fa, fb, (cx, cy), limit).map(|h| (h, [span(fa), span(fb)]));
+        consider(start, &mut best);
+    }
+    // When the two combs do not make a clear grid, one of them is often still right (stones
+    // break up the lines of the other direction): each comb in turn finds the other direction.
+    for (f, comb) in combs.iter().enumerate() {
+        if best.as_ref().is_some_and(|b| b.2 >= CLEAR) {
+            break;
+        }
+        if let Some(fam) = comb {
+            consider(cross_start(r, fam, f, (cx, cy), limit), &mut best);
+        }
+    }
+    let (map, ranges, quality) = best.ok_or(err)?;
     finish(r, map, ranges, quality)
+}
+
+/// A first homography and the index range it found per family.
+type Start = (Homography, [(i32, i32); 2]);
+
+/// A grid from one direction's comb alone: the other direction found from it (see
+/// [`pencil`]), then the first found again from the second.
+fn cross_start(r: &Plane, fam: &Family, f: usize, centre: (f64, f64), limit: f64) -> Option<Start> {
+    let pts = family_points(fam, f, centre, limit);
+    let p0 = Pencil::fit(&pts)?;
+    let (g1, other) = pencil::find_other(r, p0, f, span(fam))?;
+    let (g2, again) = pencil::find_other(r, Pencil::of(&g1, 1 - f), 1 - f, other)?;
+    let mut spans = [(0, 0); 2];
+    spans[f] = again;
+    spans[1 - f] = other;
+    Some((Homography(g2.try_inverse()?), spans))
+}
+
+/// Two points of each comb line (a quarter of `limit` either side of its point nearest
+/// `centre`), on grid line `index` of family `family`.
+fn family_points(fam: &Family, family: usize, centre: (f64, f64), limit: f64) -> Vec<LinePoint> {
+    let mut pts = Vec::new();
+    for &(line, index) in &fam.lines {
+        let (fx, fy) = line.foot(centre.0, centre.1);
+        let (dx, dy) = line.direction();
+        for s in [-0.25, 0.25] {
+            pts.push(LinePoint {
+                x: fx + s * limit * dx,
+                y: fy + s * limit * dy,
+                family,
+                index: index as f64,
+                weight: 1.0,
+            });
+        }
+    }
+    pts
 }
 
 /// Uses four hand-given corners (working-image pixels, any order around the board).
@@ -210,30 +267,15 @@ fn span(f: &Family) -> (i32, i32) {
     (lo, hi)
 }
 
-/// The homography from the Hough lines of both combs: two points of each line, each on
-/// grid line `x = index` (first family) or `y = index` (second).
+/// The homography from the Hough lines of both combs (see [`family_points`]).
 fn initial_homography(
     fa: &Family,
     fb: &Family,
     centre: (f64, f64),
     limit: f64,
 ) -> Option<Homography> {
-    let mut pts = Vec::new();
-    for (family, fam) in [fa, fb].into_iter().enumerate() {
-        for &(line, index) in &fam.lines {
-            let (fx, fy) = line.foot(centre.0, centre.1);
-            let (dx, dy) = line.direction();
-            for s in [-0.25, 0.25] {
-                pts.push(LinePoint {
-                    x: fx + s * limit * dx,
-                    y: fy + s * limit * dy,
-                    family,
-                    index: index as f64,
-                    weight: 1.0,
-                });
-            }
-        }
-    }
+    let mut pts = family_points(fa, 0, centre, limit);
+    pts.extend(family_points(fb, 1, centre, limit));
     homography::fit_from_line_points(&pts)
 }
 
