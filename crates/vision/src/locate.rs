@@ -11,10 +11,12 @@ use crate::pencil::{self, Pencil};
 use crate::plane::Plane;
 use image::RgbImage;
 
-/// The working image: downscaled luma and its thin-dark-line response.
+/// The working image: downscaled luma and chroma, and the thin-dark-line response.
 pub struct Work {
     pub factor: usize,
     pub response: Plane,
+    pub luma: Plane,
+    pub chroma: Plane,
 }
 
 /// Longest side of the working image; larger photos are box-downscaled by an integer factor.
@@ -24,10 +26,13 @@ impl Work {
     pub fn new(img: &RgbImage) -> Work {
         let side = img.width().max(img.height()) as usize;
         let factor = side.div_ceil(WORK_SIDE).max(1);
-        let luma = Plane::luma_downscaled(img, factor).blurred(0.7);
+        let (luma, chroma) = Plane::luma_chroma_downscaled(img, factor);
+        let luma = luma.blurred(0.7);
         Work {
             factor,
             response: luma.relative_black_hat(3),
+            luma,
+            chroma,
         }
     }
 
@@ -143,7 +148,7 @@ fn locate_with(
             lens: Lens::none(r.w as f64, r.h as f64),
         };
         let (map, spans) = densify(r, map, spans);
-        match extent(r, &map, spans, size) {
+        match extent(work, &map, spans, size) {
             Ok(e) if best.as_ref().is_none_or(|b| e.2 > b.2) => *best = Some(e),
             Ok(_) => {}
             Err(e) => err = e,
@@ -160,26 +165,43 @@ fn locate_with(
             break;
         }
         if let Some(fam) = comb {
-            consider(cross_start(r, fam, f, (cx, cy), limit), &mut best);
+            let cap = PENCIL_CAP * threshold;
+            consider(cross_start(r, fam, f, (cx, cy), limit, cap), &mut best);
         }
     }
     let (map, ranges, quality) = best.ok_or(err)?;
     finish(r, map, ranges, quality)
 }
 
+/// Cap on the line response when one direction's lines are found from the other's pencil, as
+/// a multiple of the response threshold (see [`pencil::find_other`]).
+const PENCIL_CAP: f32 = 2.0;
+
 /// A first homography and the index range it found per family.
 type Start = (Homography, [(i32, i32); 2]);
 
 /// A grid from one direction's comb alone: the other direction found from it (see
 /// [`pencil`]), then the first found again from the second.
-fn cross_start(r: &Plane, fam: &Family, f: usize, centre: (f64, f64), limit: f64) -> Option<Start> {
+fn cross_start(
+    r: &Plane,
+    fam: &Family,
+    f: usize,
+    centre: (f64, f64),
+    limit: f64,
+    cap: f32,
+) -> Option<Start> {
     let pts = family_points(fam, f, centre, limit);
     let p0 = Pencil::fit(&pts)?;
-    let (g1, other) = pencil::find_other(r, p0, f, span(fam))?;
-    let (g2, again) = pencil::find_other(r, Pencil::of(&g1, 1 - f), 1 - f, other)?;
+    let first = pencil::find_other(r, p0, f, span(fam), cap)?;
+    // The first pencil may rest on a few Hough lines, some of them wrong, and its horizon is
+    // then off: the second search uses the new lines' own pencil, fitted to the points found
+    // along them.
+    let p1 = Pencil::fit(&first.points).unwrap_or(Pencil::of(&first.g, 1 - f));
+    let again = pencil::find_other(r, p1, 1 - f, first.span, cap)?;
     let mut spans = [(0, 0); 2];
-    spans[f] = again;
-    spans[1 - f] = other;
+    spans[f] = again.span;
+    spans[1 - f] = first.span;
+    let g2 = again.g;
     Some((Homography(g2.try_inverse()?), spans))
 }
 
@@ -423,6 +445,42 @@ fn inside(r: &Plane, p: (f64, f64)) -> bool {
     p.0 >= 1.0 && p.1 >= 1.0 && p.0 <= r.w as f64 - 2.0 && p.1 <= r.h as f64 - 2.0
 }
 
+/// How unlike the two sides of candidate line `k` are: the log-ratios of the median luma and
+/// chroma at the centres of the cells along it on either side, where no stone lies (stones are
+/// centred on the points, and drawn a little off them by their height). Both sides of a grid
+/// line are the board; a board edge has the table on one side.
+fn sides_differ(work: &Work, h: &GridMap, f: usize, k: i32, other: (i32, i32)) -> f64 {
+    let at = |u: f64, s: f64| if f == 0 { h.apply(u, s) } else { h.apply(s, u) };
+    let side = |u: f64| {
+        let (mut l, mut c): (Vec<f32>, Vec<f32>) = (other.0..other.1)
+            .map(|j| at(u, j as f64 + 0.5))
+            .filter(|&p| inside(&work.luma, p))
+            .map(|p| (work.luma.sample(p.0, p.1), work.chroma.sample(p.0, p.1)))
+            .unzip();
+        if l.is_empty() {
+            return None;
+        }
+        Some((median(&mut l), median(&mut c)))
+    };
+    let (Some((la, ca)), Some((lb, cb))) = (side(k as f64 - 0.5), side(k as f64 + 0.5)) else {
+        return 0.0;
+    };
+    ((la.max(1.0) / lb.max(1.0)).ln().abs() + ((ca + 8.0) / (cb + 8.0)).ln().abs()) as f64
+}
+
+/// Whether candidate line `k` has the board on both sides (1) or looks like the board's edge
+/// (0), from [`sides_differ`]: grid lines stay under about 0.4, edges of a board on a table
+/// of another colour or brightness are over 1. (On a table much like the board the test does
+/// not tell, and the other evidence decides.)
+fn board_both_sides(work: &Work, h: &GridMap, f: usize, k: i32, other: (i32, i32)) -> f64 {
+    ((1.0 - sides_differ(work, h, f, k, other)) / 0.4).clamp(0.0, 1.0)
+}
+
+fn median(v: &mut [f32]) -> f32 {
+    let k = v.len() / 2;
+    *v.select_nth_unstable_by(k, f32::total_cmp).1
+}
+
 /// Line evidence at which a candidate index counts as a grid line, as a fraction of the
 /// median evidence of the lines inside the combs (dense positions hide many lines).
 const EVIDENCE: f64 = 0.4;
@@ -434,11 +492,12 @@ type Extent = (GridMap, [(i32, i32); 2], f64);
 /// then refits on the chosen lines. Returns the homography, the index range per family and
 /// the mean evidence of the chosen lines.
 fn extent(
-    r: &Plane,
+    work: &Work,
     h: &GridMap,
     spans: [(i32, i32); 2],
     size: Option<usize>,
 ) -> Result<Extent, VisionError> {
+    let r = &work.response;
     let mut h = *h;
     let mut ranges = spans;
     let mut quality = 0.0;
@@ -461,6 +520,7 @@ fn extent(
                 .excess();
                 let c = if e >= 0.02 {
                     crossing_evidence(r, &h, f, k, other, min_peak)
+                        * board_both_sides(work, &h, f, k, other)
                 } else {
                     0.0
                 };

@@ -71,8 +71,8 @@ impl Pencil {
 }
 
 /// Steps of the other direction tried, relative to the given direction's step at the board:
-/// perspective and oblong cells make them differ.
-const STEP_RANGE: (f64, f64) = (0.4, 2.5);
+/// perspective and oblong cells make them differ, and the given comb may hold every other line.
+const STEP_RANGE: (f64, f64) = (0.25, 2.5);
 /// Largest slope of the other direction's lines in the rectified frame (55° off square).
 const MAX_SLOPE: f64 = 1.45;
 /// Slopes whose summed profiles are sharpest and are searched for a comb.
@@ -175,9 +175,15 @@ struct Profiles {
 /// stones, the diagonals of a lattice) are not counted.
 const ALONG: f64 = 2.5;
 
-/// Samples the strips between the given lines; with `slope`, each sample is the least
-/// response of three points along a line of that slope (see [`ALONG`]).
-fn profiles(r: &Plane, frame: &Frame, span: (i32, i32), slope: Option<f64>) -> Option<Profiles> {
+/// Samples the strips between the given lines, each sample capped at `cap`; with `slope`, each
+/// sample is the least response of three points along a line of that slope (see [`ALONG`]).
+fn profiles(
+    r: &Plane,
+    frame: &Frame,
+    span: (i32, i32),
+    cap: f32,
+    slope: Option<f64>,
+) -> Option<Profiles> {
     let (y_lo, y_hi) = frame.y_range(r.w, r.h)?;
     let dt = 1.0 / frame.scale;
     let len = ((y_hi - y_lo) / dt).ceil() as usize + 1;
@@ -190,7 +196,7 @@ fn profiles(r: &Plane, frame: &Frame, span: (i32, i32), slope: Option<f64>) -> O
     };
     let at = |x: f64, y: f64| {
         let p = frame.image(x, y)?;
-        inside(p).then(|| r.sample(p.0, p.1))
+        inside(p).then(|| r.sample(p.0, p.1).min(cap))
     };
     let d = ALONG / frame.scale;
     let cols = xs
@@ -323,21 +329,33 @@ fn sharpness(sum: &[f32]) -> f64 {
     sum.iter().map(|&v| (v as f64) * (v as f64)).sum()
 }
 
+/// The other direction's lines, as found.
+pub struct Found {
+    /// Image → grid map with both directions (the given one unchanged).
+    pub g: Matrix3<f64>,
+    /// Index range of the new lines.
+    pub span: (i32, i32),
+    /// Image points found on the new lines (their family and index set).
+    pub points: Vec<LinePoint>,
+}
+
 /// Finds the other direction's lines from a pencil of the given lines (`given` is their
-/// family: 0 for `x = i`, 1 for `y = j`) over the index range `span`. Returns the image →
-/// grid map with both directions, and the index range of the new lines.
+/// family: 0 for `x = i`, 1 for `y = j`) over the index range `span`. The response counts up
+/// to `cap`, so that one strong edge (of the board, of a shadow) cannot outweigh a comb of
+/// lines that stones break up.
 pub fn find_other(
     r: &Plane,
     pencil: Pencil,
     given: usize,
     span: (i32, i32),
-) -> Option<(Matrix3<f64>, (i32, i32))> {
+    cap: f32,
+) -> Option<Found> {
     if span.1 - span.0 < 2 {
         return None;
     }
     let mid = (span.0 + span.1) as f64 / 2.0;
     let frame = Frame::new(pencil, mid, (r.w as f64 / 2.0, r.h as f64 / 2.0))?;
-    let prof = profiles(r, &frame, span, None)?;
+    let prof = profiles(r, &frame, span, cap, None)?;
     let reach = prof
         .xs
         .iter()
@@ -365,14 +383,14 @@ pub fn find_other(
     let (comb, prof) = peaks
         .iter()
         .filter_map(|&(a, _)| {
-            let prof = profiles(r, &frame, span, Some(a))?;
+            let prof = profiles(r, &frame, span, cap, Some(a))?;
             let (sum, seen) = prof.sheared(a);
             Some((best_comb(&sum, &seen, a, prof.dt)?, prof))
         })
         .max_by(|a, b| a.0.score.total_cmp(&b.0.score))?;
     let (sum, seen) = prof.sheared(comb.alpha);
     let teeth = strong_teeth(&sum, &seen, &comb)?;
-    let fitted = refit(&prof, &comb, teeth)?;
+    let (fitted, peaks) = refit(&prof, &comb, teeth)?;
     // Row j of the grid: y' = α x' + β j + γ.
     let (alpha, beta, gamma) = fitted;
     let Pencil { p, w } = frame.pencil;
@@ -381,7 +399,24 @@ pub fn find_other(
     g.set_row(given, &p);
     g.set_row(1 - given, &row);
     g.set_row(2, &w);
-    Some((g, teeth))
+    let points = peaks
+        .iter()
+        .filter_map(|&(x, j, y, weight)| {
+            let (px, py) = frame.image(x, y)?;
+            Some(LinePoint {
+                x: px,
+                y: py,
+                family: 1 - given,
+                index: j,
+                weight,
+            })
+        })
+        .collect();
+    Some(Found {
+        g,
+        span: teeth,
+        points,
+    })
 }
 
 /// The longest run of teeth whose contrast (on the tooth less half-way) is a fair share of the
@@ -434,9 +469,12 @@ fn strong_teeth(sum: &[f32], seen: &[u16], comb: &Comb) -> Option<(i32, i32)> {
     (b - a >= 2).then(|| (contrast[a].0, contrast[b].0))
 }
 
+/// The peaks found near the teeth: `(x', j, y', response)`.
+type Peaks = Vec<(f64, f64, f64, f64)>;
+
 /// Least squares for `y' = α x' + β j + γ` over the peaks found near each tooth in every
-/// column, twice, dropping the outlying peaks the second time.
-fn refit(prof: &Profiles, comb: &Comb, teeth: (i32, i32)) -> Option<(f64, f64, f64)> {
+/// column, then twice more without the outlying peaks. Returns the fit and the peaks kept.
+fn refit(prof: &Profiles, comb: &Comb, teeth: (i32, i32)) -> Option<((f64, f64, f64), Peaks)> {
     let mid = prof.mid();
     let mut found: Vec<(f64, f64, f64, f64)> = Vec::new();
     for (x, col) in prof.xs.iter().zip(&prof.cols) {
@@ -474,6 +512,7 @@ fn refit(prof: &Profiles, comb: &Comb, teeth: (i32, i32)) -> Option<(f64, f64, f
         }
     }
     let mut params = fit_lines(&found)?;
+    let mut kept = found.clone();
     for _ in 0..2 {
         let res: Vec<f64> = found
             .iter()
@@ -482,7 +521,7 @@ fn refit(prof: &Profiles, comb: &Comb, teeth: (i32, i32)) -> Option<(f64, f64, f
         let mut sorted = res.clone();
         sorted.sort_by(f64::total_cmp);
         let cut = (3.0 * sorted[sorted.len() / 2]).max(prof.dt);
-        let kept: Vec<_> = found
+        kept = found
             .iter()
             .zip(&res)
             .filter(|(_, r)| **r <= cut)
@@ -490,7 +529,7 @@ fn refit(prof: &Profiles, comb: &Comb, teeth: (i32, i32)) -> Option<(f64, f64, f
             .collect();
         params = fit_lines(&kept)?;
     }
-    Some(params)
+    Some((params, kept))
 }
 
 /// Weighted least squares of `y = α x + β j + γ` (rectified frame, `x` measured as given).

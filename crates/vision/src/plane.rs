@@ -39,33 +39,35 @@ impl Plane {
         top * (1.0 - fy) + bottom * fy
     }
 
-    /// Luma (Rec. 601) of an RGB image, averaged over `factor`×`factor` blocks.
-    pub fn luma_downscaled(img: &RgbImage, factor: usize) -> Plane {
+    /// Luma (Rec. 601) and chroma (max − min of R, G, B) of an RGB image, averaged over
+    /// `factor`×`factor` blocks.
+    pub fn luma_chroma_downscaled(img: &RgbImage, factor: usize) -> (Plane, Plane) {
         let factor = factor.max(1);
         let (w, h) = (
             img.width() as usize / factor,
             img.height() as usize / factor,
         );
-        let mut out = Plane::new(w, h);
+        let (mut luma, mut chroma) = (Plane::new(w, h), Plane::new(w, h));
         let raw = img.as_raw();
         let stride = img.width() as usize * 3;
         let norm = 1.0 / (factor * factor) as f32;
         for y in 0..h {
             for x in 0..w {
-                let mut sum = 0.0f32;
+                let (mut l, mut c) = (0.0f32, 0.0f32);
                 for dy in 0..factor {
                     let row = (y * factor + dy) * stride;
                     for dx in 0..factor {
                         let i = row + (x * factor + dx) * 3;
-                        sum += 0.299 * raw[i] as f32
-                            + 0.587 * raw[i + 1] as f32
-                            + 0.114 * raw[i + 2] as f32;
+                        let [r, g, b] = [raw[i], raw[i + 1], raw[i + 2]].map(f32::from);
+                        l += 0.299 * r + 0.587 * g + 0.114 * b;
+                        c += r.max(g).max(b) - r.min(g).min(b);
                     }
                 }
-                out.data[y * w + x] = sum * norm;
+                luma.data[y * w + x] = l * norm;
+                chroma.data[y * w + x] = c * norm;
             }
         }
-        out
+        (luma, chroma)
     }
 
     /// Separable Gaussian blur with standard deviation `sigma` pixels (borders clamped).
