@@ -3,6 +3,9 @@
 
 use nalgebra::{Matrix3, SMatrix, SymmetricEigen, Vector3};
 
+/// A point and the point it should map to.
+pub type PointPair = ((f64, f64), (f64, f64));
+
 /// A projective map of the plane, `p' ~ M p` in homogeneous coordinates.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Homography(pub Matrix3<f64>);
@@ -36,6 +39,45 @@ impl Homography {
         }
         let h = null_vector(&rows, None)?;
         let m = Matrix3::from_row_slice(&h);
+        m.try_inverse()?;
+        Some(Homography(m))
+    }
+
+    /// The least-squares map taking each pair's first point to its second (Hartley-normalised
+    /// direct linear transform over all pairs; `None` if degenerate).
+    pub fn fit_points(pairs: &[PointPair]) -> Option<Homography> {
+        if pairs.len() < 4 {
+            return None;
+        }
+        let tf = normaliser(pairs.iter().map(|p| p.0));
+        let tt = normaliser(pairs.iter().map(|p| p.1));
+        let mut rows = Vec::with_capacity(2 * pairs.len());
+        for &(a, b) in pairs {
+            let p = tf * Vector3::new(a.0, a.1, 1.0);
+            let q = tt * Vector3::new(b.0, b.1, 1.0);
+            let (x, y, u, v) = (p.x, p.y, q.x, q.y);
+            rows.push([x, y, 1.0, 0.0, 0.0, 0.0, -u * x, -u * y, -u]);
+            rows.push([0.0, 0.0, 0.0, x, y, 1.0, -v * x, -v * y, -v]);
+        }
+        let h = null_vector(&rows, None)?;
+        let m = tt.try_inverse()? * Matrix3::from_row_slice(&h) * tf;
+        m.try_inverse()?;
+        Some(Homography(m))
+    }
+
+    /// The least-squares affine map taking each pair's first point to its second.
+    pub fn fit_affine(pairs: &[PointPair]) -> Option<Homography> {
+        let mut ata = Matrix3::<f64>::zeros();
+        let (mut bu, mut bv) = (Vector3::zeros(), Vector3::zeros());
+        for &((x, y), (u, v)) in pairs {
+            let a = Vector3::new(x, y, 1.0);
+            ata += a * a.transpose();
+            bu += a * u;
+            bv += a * v;
+        }
+        let inv = ata.try_inverse()?;
+        let (ru, rv) = (inv * bu, inv * bv);
+        let m = Matrix3::new(ru.x, ru.y, ru.z, rv.x, rv.y, rv.z, 0.0, 0.0, 1.0);
         m.try_inverse()?;
         Some(Homography(m))
     }

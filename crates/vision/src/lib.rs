@@ -16,6 +16,7 @@ pub mod orient;
 pub mod pencil;
 pub mod plane;
 pub mod region;
+pub mod stone_lattice;
 pub mod synth;
 
 use homography::GridMap;

@@ -9,6 +9,7 @@ use crate::lattice::{self, Family};
 use crate::orient;
 use crate::pencil::{self, Pencil};
 use crate::plane::Plane;
+use crate::stone_lattice;
 use image::RgbImage;
 
 /// The working image: downscaled luma and chroma, and the thin-dark-line response.
@@ -113,6 +114,14 @@ pub fn locate(work: &Work, size: Option<usize>) -> Result<Located, VisionError> 
             break;
         }
     }
+    // Stones may hide so much of every line that no way of finding lines sees the grid; the
+    // stones themselves then mark it.
+    if best.as_ref().is_none_or(|b| b.quality < CLEAR)
+        && let Ok(found) = locate_by_stones(work, size)
+        && best.as_ref().is_none_or(|b| found.quality > b.quality)
+    {
+        best = Some(found);
+    }
     match (best, first_error) {
         (Some(found), _) if found.quality < FAINT => Err(VisionError::NoBoard(format!(
             "the best grid found is too faintly seen to trust (line evidence {:.2})",
@@ -176,6 +185,34 @@ fn locate_with(
 /// Cap on the line response when one direction's lines are found from the other's pencil, as
 /// a multiple of the response threshold (see [`pencil::find_other`]).
 const PENCIL_CAP: f32 = 2.0;
+
+/// The grid from a lattice of stone centres (see [`stone_lattice`]), at each blob scale in
+/// turn; the grid whose lines are seen most clearly.
+fn locate_by_stones(work: &Work, size: Option<usize>) -> Result<Located, VisionError> {
+    let r = &work.response;
+    let mut best: Option<Extent> = None;
+    let mut err = VisionError::NoBoard("no lattice of stones".into());
+    for blobs in stone_lattice::blobs(&work.luma, &work.chroma) {
+        let Some(found) = stone_lattice::fit(&blobs) else {
+            continue;
+        };
+        let map = GridMap {
+            h: found.h,
+            lens: Lens::none(r.w as f64, r.h as f64),
+        };
+        // Stones stand a little off their points (by their height, towards the camera's
+        // up), so the lattice is first snapped to the lines found near it.
+        let map = refine(r, &map, found.spans).unwrap_or(map);
+        let (map, spans) = densify(r, map, found.spans);
+        match extent(work, &map, spans, size) {
+            Ok(e) if best.as_ref().is_none_or(|b| e.2 > b.2) => best = Some(e),
+            Ok(_) => {}
+            Err(e) => err = e,
+        }
+    }
+    let (map, ranges, quality) = best.ok_or(err)?;
+    finish(r, map, ranges, quality)
+}
 
 /// A first homography and the index range it found per family.
 type Start = (Homography, [(i32, i32); 2]);
@@ -562,7 +599,7 @@ fn mean_within(evidence: &[Vec<(i32, f64)>; 2], ranges: [(i32, i32); 2]) -> f64 
 }
 
 /// Most rounds of choosing the extent and refitting.
-const ROUNDS: usize = 4;
+const ROUNDS: usize = 6;
 
 /// The weakest response a probe accepts as a line (relative black-hat).
 const MIN_PEAK: f32 = 0.03;

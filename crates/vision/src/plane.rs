@@ -70,6 +70,22 @@ impl Plane {
         (luma, chroma)
     }
 
+    /// Half the size each way, each pixel the mean of a 2×2 block.
+    pub fn halved(&self) -> Plane {
+        let (w, h) = (self.w / 2, self.h / 2);
+        let mut out = Plane::new(w, h);
+        for y in 0..h {
+            for x in 0..w {
+                let s = self.get(2 * x, 2 * y)
+                    + self.get(2 * x + 1, 2 * y)
+                    + self.get(2 * x, 2 * y + 1)
+                    + self.get(2 * x + 1, 2 * y + 1);
+                out.data[y * w + x] = s / 4.0;
+            }
+        }
+        out
+    }
+
     /// Separable Gaussian blur with standard deviation `sigma` pixels (borders clamped).
     pub fn blurred(&self, sigma: f32) -> Plane {
         if sigma < 0.3 {
