@@ -482,27 +482,63 @@ fn inside(r: &Plane, p: (f64, f64)) -> bool {
     p.0 >= 1.0 && p.1 >= 1.0 && p.0 <= r.w as f64 - 2.0 && p.1 <= r.h as f64 - 2.0
 }
 
-/// How unlike the two sides of candidate line `k` are: the log-ratios of the median luma and
-/// chroma at the centres of the cells along it on either side, where no stone lies (stones are
-/// centred on the points, and drawn a little off them by their height). Both sides of a grid
-/// line are the board; a board edge has the table on one side.
+/// The median luma and chroma at the centres of the cells along the strip `u` (a half-integer
+/// index of family `f`, so no stone lies there: stones are centred on the points, and drawn
+/// only a little off them by their height); `None` when most of the strip is outside the photo.
+fn strip_colour(
+    work: &Work,
+    h: &GridMap,
+    f: usize,
+    u: f64,
+    other: (i32, i32),
+) -> Option<(f32, f32)> {
+    let at = |s: f64| if f == 0 { h.apply(u, s) } else { h.apply(s, u) };
+    let cells = (other.1 - other.0).max(0) as usize;
+    let (mut l, mut c): (Vec<f32>, Vec<f32>) = (other.0..other.1)
+        .map(|j| at(j as f64 + 0.5))
+        .filter(|&p| inside(&work.luma, p))
+        .map(|p| (work.luma.sample(p.0, p.1), work.chroma.sample(p.0, p.1)))
+        .unzip();
+    if l.is_empty() || 2 * l.len() < cells {
+        return None;
+    }
+    Some((median(&mut l), median(&mut c)))
+}
+
+/// How unlike two strips' colours are: the log-ratios of their luma and of their chroma.
+fn colour_distance(a: (f32, f32), b: (f32, f32)) -> f64 {
+    ((a.0.max(1.0) / b.0.max(1.0)).ln().abs() + ((a.1 + 8.0) / (b.1 + 8.0)).ln().abs()) as f64
+}
+
+/// How unlike the two sides of candidate line `k` are (see [`strip_colour`]). Both sides of a
+/// grid line are the board; a board edge has the table on one side.
 fn sides_differ(work: &Work, h: &GridMap, f: usize, k: i32, other: (i32, i32)) -> f64 {
-    let at = |u: f64, s: f64| if f == 0 { h.apply(u, s) } else { h.apply(s, u) };
-    let side = |u: f64| {
-        let (mut l, mut c): (Vec<f32>, Vec<f32>) = (other.0..other.1)
-            .map(|j| at(u, j as f64 + 0.5))
-            .filter(|&p| inside(&work.luma, p))
-            .map(|p| (work.luma.sample(p.0, p.1), work.chroma.sample(p.0, p.1)))
-            .unzip();
-        if l.is_empty() {
-            return None;
+    let side = |u: f64| strip_colour(work, h, f, u, other);
+    match (side(k as f64 - 0.5), side(k as f64 + 0.5)) {
+        (Some(a), Some(b)) => colour_distance(a, b),
+        _ => 0.0,
+    }
+}
+
+/// For each outer line of the chosen grid (low and high index of family 0, then of family 1),
+/// how unlike its inner cells are the cells a step and a half beyond it: past the board's
+/// margin (under a step wide), so on the table when the line is the board's edge. `None` when
+/// those cells are outside the photo.
+fn beyond_edges(work: &Work, h: &GridMap, ranges: [(i32, i32); 2]) -> [Option<f64>; 4] {
+    let mut out = [None; 4];
+    for f in 0..2 {
+        let other = ranges[1 - f];
+        let (lo, hi) = (ranges[f].0 as f64, ranges[f].1 as f64);
+        for (s, (inner, outer)) in [(lo + 0.5, lo - 1.5), (hi - 0.5, hi + 1.5)]
+            .into_iter()
+            .enumerate()
+        {
+            let a = strip_colour(work, h, f, inner, other);
+            let b = strip_colour(work, h, f, outer, other);
+            out[2 * f + s] = a.zip(b).map(|(a, b)| colour_distance(a, b));
         }
-        Some((median(&mut l), median(&mut c)))
-    };
-    let (Some((la, ca)), Some((lb, cb))) = (side(k as f64 - 0.5), side(k as f64 + 0.5)) else {
-        return 0.0;
-    };
-    ((la.max(1.0) / lb.max(1.0)).ln().abs() + ((ca + 8.0) / (cb + 8.0)).ln().abs()) as f64
+    }
+    out
 }
 
 /// Whether candidate line `k` has the board on both sides (1) or looks like the board's edge
@@ -581,7 +617,27 @@ fn extent(
             break;
         }
     }
+    if runs_on(work, &h, ranges) {
+        return Err(VisionError::NoBoard(
+            "the grid runs on past the lines seen (stones hide its edge lines)".into(),
+        ));
+    }
     Ok((h, ranges, quality))
+}
+
+/// Colour distance (see [`beyond_edges`]) under which the cells past an outer line look like
+/// the board's own wood, and over which they look like the table.
+const OPEN: f64 = 0.3;
+const CLOSED: f64 = 0.6;
+
+/// Whether the grid seems to go on past one of its outer lines: the cells beyond it look
+/// like the wood inside, while beyond another outer line they look like the table. Edge
+/// lines that stones hide are then missing, and the read would shift every stone. (On a table
+/// much like the board no side looks closed, and the test does not tell.)
+fn runs_on(work: &Work, h: &GridMap, ranges: [(i32, i32); 2]) -> bool {
+    let beyond = beyond_edges(work, h, ranges);
+    let seen = beyond.iter().flatten();
+    seen.clone().any(|&d| d < OPEN) && seen.clone().any(|&d| d > CLOSED)
 }
 
 /// The mean evidence of the candidates inside `ranges`, over both directions.
