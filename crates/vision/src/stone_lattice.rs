@@ -25,6 +25,14 @@ const DOG_RATIO: f32 = 1.6;
 /// Blobs weaker than this fraction of the strong ones (their 90th percentile) are not stones.
 const WEAK: f32 = 0.3;
 
+/// The strongest blobs kept per scale and channel: more than a 19×19 board's points, while
+/// the grain of a table seen large cannot make the lattice search slow.
+const MOST_BLOBS: usize = 600;
+
+/// Most lines a lattice may span each way: boards have at most 26, and a lattice spread
+/// wider is table texture.
+const MOST_LINES: i32 = 30;
+
 /// Centres of stone-sized blobs (in working-image pixels) at each of [`SCALES`]: local minima
 /// of a difference of Gaussians on chroma (stones of both colours are grey on coloured wood)
 /// and on luma (black stones), found on the half-size image (stones are large enough).
@@ -80,9 +88,11 @@ fn minima(d: &Plane, sigma: f32) -> Vec<Blob> {
     let mut strengths: Vec<f32> = found.iter().map(|f| f.2).collect();
     let k = strengths.len() * 9 / 10;
     let strong = *strengths.select_nth_unstable_by(k, f32::total_cmp).1;
+    found.retain(|f| f.2 >= WEAK * strong);
+    found.sort_by(|a, b| b.2.total_cmp(&a.2));
+    found.truncate(MOST_BLOBS);
     found
         .into_iter()
-        .filter(|f| f.2 >= WEAK * strong)
         .map(|(x, y, _)| Blob {
             x: x as f64,
             y: y as f64,
@@ -124,6 +134,7 @@ pub fn fit(blobs: &[Blob]) -> Option<Lattice> {
         .iter()
         .take(SEEDS)
         .filter_map(|&s| grow(blobs, s))
+        .filter(|l| l.spans.iter().all(|s| s.1 - s.0 < MOST_LINES))
         .max_by_key(|l| l.count)
 }
 
