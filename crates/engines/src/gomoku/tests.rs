@@ -273,6 +273,24 @@ fn a_move_that_allows_a_vct_is_replaced_by_a_defence() {
 }
 
 #[test]
+fn a_forced_block_is_no_threat() {
+    // From a match against seed 001: white to move must block black's four at e5 and has a
+    // closed three (e4 f4 g4) elsewhere. The VCT counted the block as a threat and let black
+    // answer only on white's four points, so it claimed a win; black answered e3 and white
+    // had nothing.
+    let p = pos(
+        Variant::Freestyle,
+        "i8,i9,h9,k6,h8,g8,k7,h7,i6,f11,i7,i5,f9,g9,g10,h11,i11,g5,h5,g6,g7,k8,f6,g4,g3,e4,d3,\
+         f4,d4",
+    );
+    let mut b = EngineBoard::from_game(&p);
+    assert!(!wins_by_threats(&mut b, 200_000), "a threat win claimed");
+    b.play(b.index(pt("e5")));
+    b.play(b.index(pt("e3")));
+    assert!(!wins_by_threats(&mut b, 200_000));
+}
+
+#[test]
 fn a_pass_gives_the_turn_and_is_taken_back() {
     let p = pos(Variant::Renju, "h8,h9,i8");
     let mut b = EngineBoard::from_game(&p);

@@ -321,6 +321,14 @@ impl ThreatSearch {
             return true;
         }
         if moves.is_empty() {
+            // Without a point making a straight four (or two fours) the attacker threatens
+            // nothing that forces an answer: the defender has a free move, and no list of
+            // answers covers that (after a forced block, a four point elsewhere is no threat).
+            collect(b, attacker, Threat::FlexFour, &mut moves);
+            if moves.is_empty() {
+                self.pool.push(moves);
+                return false;
+            }
             // Points that stop the attacker's threes, then the defender's own fours.
             collect(b, attacker, Threat::Four, &mut moves);
             let mut counter = self.buffer();
@@ -331,11 +339,6 @@ impl ThreatSearch {
                 }
             }
             self.pool.push(counter);
-            if moves.is_empty() {
-                // The attacker's threat was no threat at all.
-                self.pool.push(moves);
-                return false;
-            }
         }
         let mark = self.line.len();
         let mut all_lose = true;
