@@ -226,11 +226,21 @@ impl ThreatSearch {
     /// Whether the side to move wins by fours and threes within `depth` attacking moves
     /// (with VCF of up to `vcf_depth` fours tried at every attacking node). On success
     /// `line` starts with the first attacking move.
+    /// The depth grows one threat at a time, so a short win is found before the budget
+    /// goes into the wide trees of long attacks (failures are remembered between rounds).
     pub fn vct(&mut self, b: &mut EngineBoard, depth: u32, vcf_depth: u32) -> bool {
+        for d in 1..=depth {
+            self.line.clear();
+            if self.vct_attack(b, d, vcf_depth) {
+                self.line.truncate(1);
+                return true;
+            }
+            if self.aborted {
+                break;
+            }
+        }
         self.line.clear();
-        let won = self.vct_attack(b, depth, vcf_depth);
-        self.line.truncate(1);
-        won
+        false
     }
 
     fn vct_attack(&mut self, b: &mut EngineBoard, depth: u32, vcf_depth: u32) -> bool {
