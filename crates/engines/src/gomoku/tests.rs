@@ -291,6 +291,23 @@ fn a_forced_block_is_no_threat() {
 }
 
 #[test]
+fn a_short_threat_win_is_found_within_the_check_budget() {
+    // From a match against seed 001: after black's f11 white wins by threats from f6. The
+    // threat search went straight to its full depth and spent the budget of the engine's
+    // check on long attacks first, so the engine played f11 and lost.
+    let p = pos(
+        Variant::Freestyle,
+        "h11,e8,i7,d8,f8,e7,e6,e9,f10,f7,d9,h8,f11",
+    );
+    let mut b = EngineBoard::from_game(&p);
+    assert!(wins_by_threats(&mut b, 20_000));
+    assert_eq!(
+        solve(&p, Duration::from_secs(5)).expect("a win").line[0],
+        "f6"
+    );
+}
+
+#[test]
 fn a_pass_gives_the_turn_and_is_taken_back() {
     let p = pos(Variant::Renju, "h8,h9,i8");
     let mut b = EngineBoard::from_game(&p);
