@@ -43,6 +43,11 @@ pub struct Config {
     pub vct: bool,
     /// Default depth when the limits give neither depth, nodes nor time.
     pub depth: u32,
+    /// Weight of the opponent's potential in the static value, in percent of the side to
+    /// move's (below 100: the side to move's next stone counts for something).
+    pub defence: i32,
+    /// Moves searched at full depth before the late ones are reduced.
+    pub lmr_from: usize,
 }
 
 impl Default for Config {
@@ -52,6 +57,8 @@ impl Default for Config {
             width: 18,
             vct: true,
             depth: 8,
+            defence: 100,
+            lmr_from: 6,
         }
     }
 }
@@ -462,10 +469,12 @@ impl Engine {
             let v = if n == 0 {
                 -self.negamax(b, child, ply + 1, -beta, -alpha)
             } else {
-                let reduce = if n >= 6 && depth >= 3 && !forced {
-                    1
-                } else {
+                let reduce = if forced || depth < 3 || n < self.config.lmr_from {
                     0
+                } else if n >= self.config.lmr_from * 3 && depth >= 4 {
+                    2
+                } else {
+                    1
                 };
                 let mut v = -self.negamax(b, child - reduce, ply + 1, -alpha - 1, -alpha);
                 if v > alpha && !self.aborted {
@@ -571,7 +580,9 @@ impl Engine {
         } else {
             0
         };
-        b.evaluate() + own - if opp_threat { 150 } else { 0 } + 40
+        let sums = b.sums();
+        let (mine, theirs) = (sums[me.index()], sums[(!me).index()]);
+        mine - theirs * self.config.defence / 100 + own - if opp_threat { 150 } else { 0 } + 40
     }
 
     /// Candidate moves with ordering scores: the answer to a five; against a threat of a
