@@ -115,7 +115,6 @@ impl Engine {
         info: &mut dyn FnMut(&EngineBoard, &Found),
     ) -> Option<Found> {
         let me = b.side();
-        let deadline = Deadline::new(limits, me, stop);
         let budget = limits.time_budget(me);
         let started = Instant::now();
         self.nodes = 0;
@@ -127,6 +126,22 @@ impl Engine {
             info(b, &found);
             return Some(found);
         }
+        // Whether the opponent would win by threats were we to pass: then the chosen move
+        // must be checked against that attack (`avoid_threat_loss`), and the main search
+        // leaves half of the time for it, so a loaded machine does not skip the check.
+        let threatened = self.opponent_wins_after(b, None, budget.map(|t| Instant::now() + t / 4));
+        let attack = self.threats.line.first().copied();
+        let (limits, budget) = match budget {
+            Some(t) if threatened => {
+                let mut half = limits.clone();
+                half.clock = None;
+                half.movetime = Some(t / 2);
+                (half, Some(t / 2))
+            }
+            _ => (limits.clone(), budget),
+        };
+        let limits = &limits;
+        let deadline = Deadline::new(limits, me, stop);
         let max_depth = match (limits.depth, limits.infinite, budget, limits.nodes) {
             (Some(d), _, _, _) => d,
             (None, true, _, _) | (None, _, Some(_), _) | (None, _, _, Some(_)) => 60,
@@ -185,29 +200,29 @@ impl Engine {
             }
         }
         self.deadline = None;
-        if best.value.abs() <= WIN_BOUND {
-            let until = budget.map(|t| started + t * 3 / 2);
-            self.avoid_threat_loss(b, &root, &mut best, until);
+        if threatened && best.value.abs() <= WIN_BOUND {
+            // Up to the whole budget (twice the main search's) and half as much again, and
+            // at least the main search's share from now.
+            let until = budget.map(|t| (started + t * 3).max(Instant::now() + t));
+            self.avoid_threat_loss(b, &root, attack, &mut best, until);
         }
         Some(best)
     }
 
-    /// A shallow search can miss an opponent's win by fours and threes (a VCF or VCT). If the
-    /// opponent has one were we to pass, the chosen move is checked, and if it does not stop
-    /// the attack other root moves are tried (`defence_order`) until one does; the
+    /// A shallow search can miss an opponent's win by fours and threes (a VCF or VCT). When
+    /// the opponent has one were we to pass, the chosen move is checked, and if it does not
+    /// stop the attack other root moves are tried (`defence_order`) until one does; the
     /// replacement keeps the search's value. Without a threat after a pass, no stone of ours
     /// can give the opponent one, so nothing is checked.
     fn avoid_threat_loss(
         &mut self,
         b: &mut EngineBoard,
         root: &[usize],
+        attack: Option<usize>,
         best: &mut Found,
         until: Option<Instant>,
     ) {
-        if !self.opponent_wins_after(b, None, until) {
-            return;
-        }
-        let order = self.defence_order(b, root, best.best);
+        let order = self.defence_order(b, root, attack, best.best);
         // A move whose check ran out of budget is not known to lose: kept when nothing is
         // known to hold, rather than a move known to lose.
         let mut pick = None;
@@ -238,12 +253,17 @@ impl Engine {
     /// Root moves in the order they are tried as defences: the chosen move, the first move
     /// of the opponent's attack, the opponent's three and four points (its best first), then
     /// the other root moves.
-    fn defence_order(&mut self, b: &mut EngineBoard, root: &[usize], chosen: usize) -> Vec<usize> {
+    fn defence_order(
+        &mut self,
+        b: &mut EngineBoard,
+        root: &[usize],
+        attack: Option<usize>,
+        chosen: usize,
+    ) -> Vec<usize> {
         let opp = !b.side();
         let mut points = Vec::new();
         collect(b, opp, Threat::Three, &mut points);
         points.sort_by_key(|&i| std::cmp::Reverse(b.value(i, opp)));
-        let attack = self.threats.line.first().copied();
         let mut order = Vec::with_capacity(root.len());
         let first = [chosen].into_iter().chain(attack).chain(points);
         for m in first.chain(root.iter().copied()) {
