@@ -108,7 +108,16 @@ fn strong_wins_at_once_and_blocks() {
 }
 
 fn engine_search(p: &Connect6, limits: &Limits, depths: &mut Vec<(u32, i32)>) -> search::Found {
-    let mut e = Engine6::new(Config::default());
+    search_with(Config::default(), p, limits, depths)
+}
+
+fn search_with(
+    config: Config,
+    p: &Connect6,
+    limits: &Limits,
+    depths: &mut Vec<(u32, i32)>,
+) -> search::Found {
+    let mut e = Engine6::new(config);
     let mut b = Board6::from_game(p);
     e.search(&mut b, limits, &StopFlag::new(), &mut |f| {
         depths.push((f.depth, f.value))
@@ -173,10 +182,15 @@ fn a_won_search_stops_and_a_lost_one_keeps_looking() {
     let first_win = depths.iter().find(|d| d.1 > WON).unwrap().0;
     assert_eq!(f.depth, first_win);
     // White to move here is lost against the best defence found; the search goes on past
-    // the depth that first shows the loss.
+    // the depth that first shows the loss (without the root's threat screening, which
+    // leaves a single turn here).
     let mut depths = Vec::new();
     let p = pos("a11,a14 k1,j11 p4,g1 q18,i10 i11,h11 i12,g10 h10");
-    let f = engine_search(&p, &node_limit(60_000), &mut depths);
+    let config = Config {
+        tss_turns: 0,
+        ..Config::default()
+    };
+    let f = search_with(config, &p, &node_limit(60_000), &mut depths);
     let first_loss = depths.iter().find(|d| d.1 < -WON).unwrap().0;
     assert!(f.depth > first_loss, "{depths:?}");
 }
@@ -196,4 +210,27 @@ fn a_lost_position_still_blocks_what_it_can() {
         2,
         "{mv:?}"
     );
+}
+
+/// Whether the side to move wins by double threats within `turns` own turns.
+fn threat_win(p: &Connect6, turns: u32) -> bool {
+    let mut b = Board6::from_game(p);
+    threats::Tss::new(0).wins(&mut b, turns, 100_000)
+}
+
+#[test]
+fn two_separate_threes_grown_to_fours_are_a_double_threat() {
+    // Black must block white's four; after n7 n10 (as played) white's g11 j8 grows the
+    // column-g and row-8 threes into threats no pair of stones answers.
+    let p = pos(
+        "i10,k8 k12,i9 k11,i11 j10,j9 k9,j7 l9,f9 h9,g8 g9,f8 i6,l11 m10,n9 o12,l8 l10,\
+         l7 l12,g10 j13,g7 i14,k10 m8",
+    );
+    let mut q = p.clone();
+    q.play_list("n7 n10").unwrap();
+    assert!(threat_win(&q, 1));
+    let mv = strong_move(&p, 2);
+    let mut q = p.clone();
+    q.play(&mv);
+    assert!(!threat_win(&q, 2), "{mv:?}");
 }
