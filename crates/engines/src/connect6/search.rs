@@ -63,6 +63,10 @@ pub struct Config {
     /// Free stones tried for the defender after a single threat when judging the
     /// opponent's threats.
     pub tss_free: usize,
+    /// Own turns of the threat-space search at quiescence leaves (0: none).
+    pub leaf_tss: u32,
+    /// Attacker turns one leaf search may try.
+    pub leaf_tss_budget: u64,
 }
 
 impl Default for Config {
@@ -78,6 +82,8 @@ impl Default for Config {
             tss_turns: 4,
             tss_budget: 2000,
             tss_free: 2,
+            leaf_tss: 2,
+            leaf_tss_budget: 24,
         }
     }
 }
@@ -488,6 +494,9 @@ impl Engine6 {
             return -(MATE - p - 2);
         }
         let stand = b.evaluate() + 30;
+        if !forced && stand < beta && self.leaf_threat_win(b) {
+            return MATE - p - (2 * self.config.leaf_tss as i32 + 1);
+        }
         if turns <= 0 || (!forced && (stand >= beta || turns < 2)) {
             return stand;
         }
@@ -526,6 +535,18 @@ impl Engine6 {
         }
         self.pool.push(moves);
         if best == -INF { stand } else { best }
+    }
+
+    /// Whether the side to move, free of threats, wins by double threats within
+    /// `leaf_tss` turns (a small search: most leaves have no such win).
+    fn leaf_threat_win(&mut self, b: &mut Board6) -> bool {
+        if self.config.leaf_tss == 0 {
+            return false;
+        }
+        self.tss.single_free = 0;
+        self.tss.until = None;
+        self.tss
+            .wins_quick(b, self.config.leaf_tss, self.config.leaf_tss_budget)
     }
 
     /// The turns worth searching, best first (at most `width`).
@@ -664,7 +685,7 @@ fn dedupe_sort(out: &mut Vec<Pair>) {
 }
 
 /// Whether two points lie in one six-point window.
-fn share_window(b: &Board6, p: usize, q: usize) -> bool {
+pub(super) fn share_window(b: &Board6, p: usize, q: usize) -> bool {
     let size = b.size() as i32;
     let (dx, dy) = (
         (p as i32 % size - q as i32 % size).abs(),
@@ -699,6 +720,18 @@ pub struct Gap {
 }
 
 impl Gap {
+    /// The empty points of window `w` other than `a` and `c` (at most two are kept).
+    pub(super) fn of_window(b: &Board6, w: u32, a: u16, c: u16) -> Gap {
+        let mut gap = Gap::default();
+        for &p in b.window_cells(w) {
+            if p != a && p != c && b.is_empty(p as usize) && (gap.len as usize) < 2 {
+                gap.cells[gap.len as usize] = p;
+                gap.len += 1;
+            }
+        }
+        gap
+    }
+
     pub fn cells(&self) -> &[u16] {
         &self.cells[..self.len as usize]
     }
@@ -750,14 +783,7 @@ impl Gaps {
             if (both && skip_shared) || cnt[m] + 1 + u8::from(both) < 4 {
                 return;
             }
-            let mut gap = Gap::default();
-            for &p in cells {
-                if p != a && p != c && b.is_empty(p as usize) && (gap.len as usize) < 2 {
-                    gap.cells[gap.len as usize] = p;
-                    gap.len += 1;
-                }
-            }
-            g.push(gap);
+            g.push(Gap::of_window(b, w, a, c));
         };
         for &w in b.windows_of(a as usize) {
             add(w, c, false);
@@ -769,7 +795,7 @@ impl Gaps {
         g
     }
 
-    fn empty() -> Gaps {
+    pub(super) fn empty() -> Gaps {
         Gaps {
             fixed: [Gap::default(); Gaps::FIXED],
             len: 0,
@@ -777,7 +803,7 @@ impl Gaps {
         }
     }
 
-    fn push(&mut self, gap: Gap) {
+    pub(super) fn push(&mut self, gap: Gap) {
         if self.len < Gaps::FIXED {
             self.fixed[self.len] = gap;
             self.len += 1;

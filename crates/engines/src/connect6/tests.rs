@@ -149,10 +149,10 @@ fn a_threat_chain_past_the_depth_is_seen() {
 
 #[test]
 fn a_turn_that_allows_a_threat_chain_is_avoided() {
-    // Here j6 m11 lost to white's threat chain; black's depth-2 choice must leave white no
-    // win a depth-3 search can find.
+    // Here j6 m11 lost to white's threat chain; black's depth-3 choice must leave white no
+    // win a depth-3 search (with threat sequences at its leaves) can find.
     let p = pos("l8,j9 l10,k6 n9,j8 k9");
-    let mv = strong_move(&p, 2);
+    let mv = strong_move(&p, 3);
     let mut q = p.clone();
     q.play(&mv);
     let f = engine_search(&q, &Limits::depth(3), &mut Vec::new());
@@ -233,4 +233,20 @@ fn two_separate_threes_grown_to_fours_are_a_double_threat() {
     let mut q = p.clone();
     q.play(&mv);
     assert!(!threat_win(&q, 2), "{mv:?}");
+}
+
+#[test]
+fn a_threat_sequence_after_a_quiet_turn_is_seen_at_the_leaves() {
+    // White wins here by f9 h9 and a chain of double threats; a depth-1 search sees it only
+    // through the threat-space search at its leaves.
+    let text = "19/19/19/19/19/19/19/8o10/8xo9/9xx8/9oo8/10x8/19/19/19/19/19/19/19 w";
+    let p = Connect6::from_text(&Variant::Fives, text).unwrap();
+    let f = engine_search(&p, &Limits::depth(1), &mut Vec::new());
+    assert!(f.value > WON, "{}", f.value);
+    let config = Config {
+        leaf_tss: 0,
+        ..Config::default()
+    };
+    let f = search_with(config, &p, &Limits::depth(1), &mut Vec::new());
+    assert!(f.value <= WON, "{}", f.value);
 }

@@ -8,7 +8,7 @@
 //! rather than proven: the engine uses that form only to judge danger.
 
 use super::board::Board6;
-use super::search::{Gaps, Pair, gaps_blockable, pair, single_score};
+use super::search::{Gap, Gaps, Pair, gaps_blockable, pair, share_window, single_score};
 use boyi_core::Side;
 use std::time::Instant;
 
@@ -67,6 +67,13 @@ impl Tss {
         self.attack(b, turns, 0)
     }
 
+    /// [`Self::wins`] without `first` and `zone`, so a position judged before is answered
+    /// from the table.
+    pub fn wins_quick(&mut self, b: &mut Board6, turns: u32, budget: u64) -> bool {
+        self.budget = budget;
+        self.attack(b, turns, 1)
+    }
+
     /// Forgets the positions judged.
     pub fn clear(&mut self) {
         for table in &mut self.memo {
@@ -95,7 +102,7 @@ impl Tss {
         }
         let moves = self.threat_turns(b, me);
         // A turn no pair of stones can answer first: it needs no search.
-        let mut won = moves.iter().copied().find(|m| m.score >= WINS);
+        let mut won = moves.iter().copied().find(|m| m.score == WINS);
         if won.is_none() && turns > 1 {
             let full = self.budget;
             for &m in &moves {
@@ -173,9 +180,10 @@ impl Tss {
     /// threats made.
     fn threat_turns(&mut self, b: &Board6, me: Side) -> Vec<Pair> {
         threat_candidates(b, me, &mut self.cands);
+        let live = LiveWindows::of(b, me);
         let mut out = Vec::with_capacity(self.cands.len());
         for &(a, c) in &self.cands {
-            let gaps = Gaps::after_pair(b, me, a, c);
+            let gaps = live.after_pair(b, me, a, c);
             if gaps.is_empty() {
                 continue;
             }
@@ -234,6 +242,61 @@ pub fn threat_candidates(b: &Board6, me: Side, cands: &mut Vec<(u16, u16)>) {
     }
     cands.sort_unstable();
     cands.dedup();
+}
+
+/// The windows of one side that two more stones can turn into threats (two or three of its
+/// stones, none of the other side's), listed by their empty points.
+struct LiveWindows {
+    /// (point, window), sorted by point.
+    by_point: Vec<(u16, u32)>,
+}
+
+impl LiveWindows {
+    fn of(b: &Board6, s: Side) -> LiveWindows {
+        let m = s.index();
+        let mut by_point = Vec::new();
+        for w in 0..b.window_count() as u32 {
+            let c = b.counts(w);
+            if c[1 - m] == 0 && c[m] >= 2 {
+                for &p in b.window_cells(w) {
+                    if b.is_empty(p as usize) {
+                        by_point.push((p, w));
+                    }
+                }
+            }
+        }
+        by_point.sort_unstable();
+        LiveWindows { by_point }
+    }
+
+    fn through(&self, p: u16) -> impl Iterator<Item = u32> + '_ {
+        let from = self.by_point.partition_point(|&(q, _)| q < p);
+        self.by_point[from..]
+            .iter()
+            .take_while(move |&&(q, _)| q == p)
+            .map(|&(_, w)| w)
+    }
+
+    /// The gaps of the threat windows `s` would have after playing `a` and `c`
+    /// ([`Gaps::after_pair`] over the live windows only).
+    fn after_pair(&self, b: &Board6, s: Side, a: u16, c: u16) -> Gaps {
+        let m = s.index();
+        let shared = share_window(b, a as usize, c as usize);
+        let mut g = Gaps::empty();
+        for w in self.through(a) {
+            let both = shared && b.window_cells(w).contains(&c);
+            if b.counts(w)[m] + 1 + u8::from(both) >= 4 {
+                g.push(Gap::of_window(b, w, a, c));
+            }
+        }
+        for w in self.through(c) {
+            // Windows through both points were seen from `a`.
+            if b.counts(w)[m] == 3 && !(shared && b.window_cells(w).contains(&a)) {
+                g.push(Gap::of_window(b, w, a, c));
+            }
+        }
+        g
+    }
 }
 
 /// Whether one stone hits every window of `gaps`.
