@@ -214,11 +214,10 @@ impl Engine6 {
     }
 
     /// Threat sequences at the root: a proven win by double threats is returned (turn and
-    /// value) to be played at once; if
-    /// the opponent, were it to move, would win by threats, the turns that break its
-    /// sequence (stones on the points of its lines, with the best other points) join the
-    /// root turns and every root turn after which the sequence still wins is dropped (all of
-    /// them are kept if none survives).
+    /// value) to be played at once; if the opponent, were it to move, would win by threats,
+    /// the turns that break its sequence (stones on the points of its lines, with the best
+    /// other points) join the root turns and every root turn after which the sequence still
+    /// wins is dropped (all of them are kept if none survives).
     fn screen_root(
         &mut self,
         b: &mut Board6,
@@ -764,35 +763,6 @@ impl Gaps {
     pub fn through(b: &Board6, s: Side, points: &[usize]) -> Gaps {
         let windows = points.iter().flat_map(|&p| b.windows_of(p).iter().copied());
         Gaps::from_windows(b, s, windows)
-    }
-
-    /// The gaps of the threat windows of `s` through `a` or `c` were `s` to play both
-    /// (without playing them).
-    pub fn after_pair(b: &Board6, s: Side, a: u16, c: u16) -> Gaps {
-        let mut g = Gaps::empty();
-        let m = s.index();
-        let shared = share_window(b, a as usize, c as usize);
-        let mut add = |w: u32, other: u16, skip_shared: bool| {
-            let cnt = b.counts(w);
-            // Most windows fail this before any look at their cells.
-            if cnt[1 - m] != 0 || cnt[m] + 2 < 4 {
-                return;
-            }
-            let cells = b.window_cells(w);
-            let both = shared && cells.contains(&other);
-            if (both && skip_shared) || cnt[m] + 1 + u8::from(both) < 4 {
-                return;
-            }
-            g.push(Gap::of_window(b, w, a, c));
-        };
-        for &w in b.windows_of(a as usize) {
-            add(w, c, false);
-        }
-        // Windows through both points were seen from `a`.
-        for &w in b.windows_of(c as usize) {
-            add(w, a, true);
-        }
-        g
     }
 
     pub(super) fn empty() -> Gaps {

@@ -4,8 +4,9 @@
 //! threat window, so a win found is a proof (the defender cannot win first: it has no threat
 //! window when the attacker moves, and the attacker's stones never give it one). Single
 //! threats (one stone blocks them, the other is free) are tried only with `single_free`
-//! free stones for the defender (its best-ranked points), which makes a found win likely
-//! rather than proven: the engine uses that form only to judge danger.
+//! free stones for the defender (its best points among those where the attacker could make
+//! further threats), which makes a found win likely rather than proven: the engine uses that
+//! form only to judge danger.
 
 use super::board::Board6;
 use super::search::{Gap, Gaps, Pair, gaps_blockable, pair, share_window, single_score};
@@ -277,8 +278,8 @@ impl LiveWindows {
             .map(|&(_, w)| w)
     }
 
-    /// The gaps of the threat windows `s` would have after playing `a` and `c`
-    /// ([`Gaps::after_pair`] over the live windows only).
+    /// The gaps of the threat windows `s` would have after playing `a` and `c`, without
+    /// playing them.
     fn after_pair(&self, b: &Board6, s: Side, a: u16, c: u16) -> Gaps {
         let m = s.index();
         let shared = share_window(b, a as usize, c as usize);
