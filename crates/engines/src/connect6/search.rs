@@ -5,7 +5,7 @@
 //! iterative deepening and a transposition table.
 
 use super::board::{Board6, WINDOW_VALUE};
-use super::threats::{Tss, threat_candidates};
+use super::threats::{Tss, single_blockable, threat_candidates};
 use crate::alphabeta::{MATE, to_score};
 use crate::player::{Info, Limits, StopFlag};
 use boyi_core::Side;
@@ -56,6 +56,9 @@ pub struct Config {
     pub quiet_blocks: usize,
     /// Threat-making turns tried per quiescence node.
     pub quiet_threats: usize,
+    /// Whether a quiescence loss against only some of the blocks (a threat one stone
+    /// answers) counts as a loss; otherwise the position is judged statically.
+    pub quiet_trust: bool,
     /// Own turns of the threat-space search at the root (0: none).
     pub tss_turns: u32,
     /// Attacker turns one threat-space search may try.
@@ -79,6 +82,7 @@ impl Default for Config {
             quiet_turns: 6,
             quiet_blocks: 4,
             quiet_threats: 2,
+            quiet_trust: false,
             tss_turns: 4,
             tss_budget: 2000,
             tss_free: 2,
@@ -203,9 +207,10 @@ impl Engine6 {
             if keep {
                 info(&best);
             }
-            // Stop early only on a win or a forced turn: a loss is proven only against the
-            // turns searched, and a deeper search may still find a defence.
-            if self.aborted || v > WIN_BOUND || root.len() == 1 {
+            // Stop early only on a win within the nominal depth or a forced turn: a loss is
+            // proven only against the turns searched, and a win seen past the depth only
+            // against the few blocks tried there, so a deeper search may still find a defence.
+            if self.aborted || won_within(v, depth) || root.len() == 1 {
                 break;
             }
         }
@@ -502,10 +507,16 @@ impl Engine6 {
         let mut moves = self.pool.pop().unwrap_or_default();
         moves.clear();
         let mut best = -INF;
+        // Whether the blocks tried leave out some (a threat one stone answers leaves the
+        // other stone free, and only the best few blocks are tried).
+        let mut partial = false;
         if forced {
             self.blocking_pairs(b, &mut moves);
             dedupe_sort(&mut moves);
-            moves.truncate(self.config.quiet_blocks);
+            if single_blockable(&Gaps::of(b, !me)) {
+                partial = moves.len() > self.config.quiet_blocks;
+                moves.truncate(self.config.quiet_blocks);
+            }
         } else {
             best = stand;
             alpha = alpha.max(stand);
@@ -533,6 +544,10 @@ impl Engine6 {
             }
         }
         self.pool.push(moves);
+        if partial && !self.config.quiet_trust && best < -WIN_BOUND && !self.aborted {
+            // A loss against the blocks tried is no proof: judge the position instead.
+            return stand.min(beta);
+        }
         if best == -INF { stand } else { best }
     }
 
@@ -907,6 +922,12 @@ impl Board6 {
         self.set_side(!me);
         self.undo();
     }
+}
+
+/// Whether `v` is a win whose last stone lies within `depth` turns (plus the stone that
+/// completes six).
+pub fn won_within(v: i32, depth: u32) -> bool {
+    v > WIN_BOUND && MATE - v <= depth as i32 + 2
 }
 
 fn to_tt(v: i32, ply: i32) -> i32 {
