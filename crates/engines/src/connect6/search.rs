@@ -70,6 +70,9 @@ pub struct Config {
     pub leaf_tss: u32,
     /// Attacker turns one leaf search may try.
     pub leaf_tss_budget: u64,
+    /// Places among the `width` turns kept for threat-making pairs (those that need both
+    /// of the opponent's stones first), which the positional ranking may otherwise crowd out.
+    pub threat_slots: usize,
 }
 
 impl Default for Config {
@@ -88,6 +91,7 @@ impl Default for Config {
             tss_free: 2,
             leaf_tss: 2,
             leaf_tss_budget: 24,
+            threat_slots: 4,
         }
     }
 }
@@ -111,6 +115,8 @@ pub struct Engine6 {
     pv: Vec<Vec<Pair>>,
     /// Scratch for candidate point pairs of threat moves.
     cands: Vec<(u16, u16)>,
+    /// Scratch for the threat-making pairs kept a place in [`Self::generate`].
+    forcing: Vec<Pair>,
     tss: Tss,
 }
 
@@ -126,6 +132,7 @@ impl Engine6 {
             singles: Vec::new(),
             pv: vec![Vec::new(); MAX_PLY + 1],
             cands: Vec::with_capacity(256),
+            forcing: Vec::new(),
             tss: Tss::new(0),
         }
     }
@@ -584,9 +591,16 @@ impl Engine6 {
                 out.push(w);
                 return;
             }
+            self.forcing.clear();
+            if self.config.threat_slots > 0 {
+                self.forcing.extend_from_slice(out);
+                forcing_first(b, me, &mut self.forcing);
+                self.forcing.truncate(self.config.threat_slots);
+            }
             self.positional_pairs(b, out);
         }
         dedupe_sort(out);
+        keep_places(out, &self.forcing, self.config.width);
         out.truncate(self.config.width);
     }
 
@@ -908,6 +922,47 @@ fn threat_pairs(b: &mut Board6, me: Side, out: &mut Vec<Pair>, cands: &mut Vec<(
         };
         b.undo();
         out.push(pair(a, Some(c), score));
+    }
+}
+
+/// Orders threat-making pairs of `me` (to move): those one stone cannot answer (the
+/// opponent must spend its whole turn) first, then by their score.
+fn forcing_first(b: &mut Board6, me: Side, pairs: &mut [Pair]) {
+    for m in pairs.iter_mut() {
+        let (a, c) = (m.a as usize, m.b as usize);
+        b.play(a, Some(c));
+        let gaps = Gaps::through(b, me, &[a, c]);
+        let two = !gaps.is_empty() && !single_blockable(&gaps);
+        b.undo();
+        // Kept apart from the score's range: only the order matters here.
+        m.score = m.score.clamp(-MATE / 4, MATE / 4) + if two { MATE / 2 } else { 0 };
+    }
+    pairs.sort_by_key(|p| std::cmp::Reverse(p.score));
+}
+
+/// Makes sure every pair of `keep` lies among the first `width` of `out` (sorted best first,
+/// holding them all): missing ones take the places of the last others.
+fn keep_places(out: &mut [Pair], keep: &[Pair], width: usize) {
+    if out.len() <= width || keep.is_empty() {
+        return;
+    }
+    let same = |x: &Pair, y: &Pair| (x.a, x.b) == (y.a, y.b);
+    let missing: Vec<Pair> = keep
+        .iter()
+        .filter(|k| !out[..width].iter().any(|m| same(m, k)))
+        .filter_map(|k| out.iter().find(|m| same(m, k)).copied())
+        .collect();
+    let mut slot = width;
+    for m in missing {
+        // The last place in the head not held by a kept pair.
+        while slot > 0 && keep.iter().any(|k| same(k, &out[slot - 1])) {
+            slot -= 1;
+        }
+        if slot == 0 {
+            break;
+        }
+        out[slot - 1] = m;
+        slot -= 1;
     }
 }
 

@@ -258,3 +258,46 @@ fn a_threat_sequence_after_a_quiet_turn_is_seen_at_the_leaves() {
     let f = search_with(config, &p, &Limits::depth(1), &mut Vec::new());
     assert!(f.value <= WON, "{}", f.value);
 }
+
+#[test]
+fn a_threat_turn_crowded_out_of_the_width_is_still_searched() {
+    // White to move. i7 j7 loses: black's i11 i13 makes a five with two gaps in column i,
+    // and after either block (i9 with i14 or i15) black wins by double threats (f9 h11
+    // first). Black's winning h12 j12 two turns later ranks below twelve positional pairs,
+    // so without places kept for threat-making turns a depth-4 search misses it and plays
+    // i7 j7 as a win.
+    let p = pos("i10,k8 k10,g10 k12,k7 k9,h9 k6,j11 l9,i8 i12");
+    let losing = p.parse_move("i7 j7").unwrap();
+    let old = Config {
+        threat_slots: 0,
+        ..Config::default()
+    };
+    let f = search_with(old, &p, &Limits::depth(4), &mut Vec::new());
+    let mut e = Engine6::new(Config::default());
+    let mut q = p.clone();
+    q.play(&losing);
+    q.play_list("i11 i13").unwrap();
+    let mut b = Board6::from_game(&q);
+    let mut blocks = Vec::new();
+    e.generate(&mut b, &mut blocks);
+    assert_eq!(blocks.len(), 2);
+    for m in blocks {
+        b.play(m.a as usize, m.second());
+        assert!(threats::Tss::new(0).wins(&mut b, 4, 100_000));
+        b.undo();
+    }
+    let stones = |m: &Move| {
+        let mut v: Vec<Point> = m.stones().collect();
+        v.sort_unstable();
+        v
+    };
+    let pair_stones = |m: &search::Pair| {
+        let mut v = vec![Point::from_index(m.a as usize, 19)];
+        v.extend(m.second().map(|c| Point::from_index(c, 19)));
+        v.sort_unstable();
+        v
+    };
+    assert_eq!(pair_stones(&f.best), stones(&losing));
+    let mv = strong_move(&p, 4);
+    assert_ne!(stones(&mv), stones(&losing), "{mv:?}");
+}
