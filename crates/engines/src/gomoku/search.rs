@@ -4,11 +4,12 @@
 //! of the stones, ordered by the incremental point values.
 
 use super::board::EngineBoard;
-use super::pattern::Threat;
+use super::pattern::{PATTERN_VALUE, Pattern, THREAT_VALUE, Threat};
 use super::threat::{ThreatSearch, collect, fives};
 use crate::alphabeta::{MATE, to_score};
 use crate::player::{Deadline, Info, Limits, StopFlag};
 use boyi_core::{Point, Side};
+use boyi_games::gomoku::Variant;
 use std::time::{Duration, Instant};
 
 const INF: i32 = MATE + 1;
@@ -48,6 +49,11 @@ pub struct Config {
     pub defence: i32,
     /// Moves searched at full depth before the late ones are reduced.
     pub lmr_from: usize,
+    /// The quiet leaf's evaluation: 0 the point values summed (threat bonuses included) with
+    /// fixed bonuses for threes and four-threes; 1 the same with the side to move's
+    /// initiative (`initiative`); 2 line values summed and the threats judged by who moves
+    /// (`threat_balance`).
+    pub eval: u8,
 }
 
 impl Default for Config {
@@ -59,6 +65,7 @@ impl Default for Config {
             depth: 8,
             defence: 100,
             lmr_from: 6,
+            eval: 2,
         }
     }
 }
@@ -594,15 +601,26 @@ impl Engine {
                 return MATE - b.ply() as i32 - 8;
             }
         }
+        let sums = b.sums();
+        let (mine, theirs) = (sums[me.index()], sums[(!me).index()]);
+        if self.config.eval >= 2 {
+            let (mine, theirs) = (line_sum(b, me), line_sum(b, !me));
+            return mine - theirs * self.config.defence / 100 + threat_balance(b, me) + 40;
+        }
         let opp_threat = b.count_at_least(!me, Threat::FlexFour) > 0;
         let own = if b.count_at_least(me, Threat::FourThree) > 0 {
             400
         } else {
             0
         };
-        let sums = b.sums();
-        let (mine, theirs) = (sums[me.index()], sums[(!me).index()]);
-        mine - theirs * self.config.defence / 100 + own - if opp_threat { 150 } else { 0 } + 40
+        let tempo = if self.config.eval == 1 {
+            initiative(b, me)
+        } else {
+            0
+        };
+        mine - theirs * self.config.defence / 100 + own - if opp_threat { 150 } else { 0 }
+            + 40
+            + tempo
     }
 
     /// Candidate moves with ordering scores: the answer to a five; against a threat of a
@@ -633,6 +651,98 @@ impl Engine {
         out.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
     }
 }
+
+/// Bonus of a quiet leaf for the side to move's initiative, from the threat classes alone.
+/// Moving first, a double three wins unless the opponent has a four to interrupt with (or
+/// must be answered: its own three); the opponent's double three only costs a tempo to stop.
+/// Black's double threes are forbidden in renju and not counted.
+fn initiative(b: &EngineBoard, me: Side) -> i32 {
+    let opp = !me;
+    let counts = |s: Side| {
+        let can_33 = !(s == Side::Black && b.rule() == Variant::Renju);
+        let d3 = can_33 && b.count(s, Threat::DoubleThree) > 0;
+        (d3, b.count_at_least(s, Threat::Four) > 0)
+    };
+    let (my_d3, my_four) = counts(me);
+    let (opp_d3, opp_four) = counts(opp);
+    let mut v = 0;
+    if my_d3 {
+        v += if opp_four { INIT_D3_CONTESTED } else { INIT_D3 };
+    }
+    if opp_d3 && !my_four {
+        v -= INIT_OPP_D3;
+    }
+    v
+}
+
+/// Σ of the line values of the empty points for `s`, without the threat-class bonuses (and
+/// without the five value of a point that completes a four on the board): what the threats
+/// are worth depends on who moves, which `threat_balance` judges.
+fn line_sum(b: &EngineBoard, s: Side) -> i32 {
+    let bonus: i32 = (Threat::DoubleThree as usize..=Threat::Five as usize)
+        .map(|t| i32::from(b.count_class(s, t)) * THREAT_VALUE[t])
+        .sum();
+    let fives = i32::from(b.count(s, Threat::Five)) * PATTERN_VALUE[Pattern::Five as usize];
+    b.sums()[s.index()] - bonus - fives
+}
+
+/// The threats on the board judged for the side to move `me` (no five to make, at most one
+/// to stop, no open three to make a straight four of unanswered: the search settles those).
+/// Moving first, a four-three or a double three wins unless the opponent can interrupt with
+/// fours; the opponent's threats cost a tempo to answer, and two of them one more.
+fn threat_balance(b: &EngineBoard, me: Side) -> i32 {
+    let opp = !me;
+    if b.count(opp, Threat::Five) > 0 {
+        // The block is forced: only the tempo is lost.
+        return -TB_BLOCK;
+    }
+    let can_33 = |s: Side| !(s == Side::Black && b.rule() == Variant::Renju);
+    let my_fours = b.count_at_least(me, Threat::Four) > 0;
+    let opp_fours = b.count_at_least(opp, Threat::Four) > 0;
+    let mut v = 0;
+    if b.count(me, Threat::FourThree) > 0 {
+        v += if opp_fours { TB_43_CONTESTED } else { TB_43 };
+    } else if can_33(me) && b.count(me, Threat::DoubleThree) > 0 {
+        v += if opp_fours { TB_33_CONTESTED } else { TB_33 };
+    }
+    v += i32::from(b.count(me, Threat::Four)).min(6) * TB_FOUR;
+    let opp_threes = b.count(opp, Threat::FlexFour);
+    let opp_43 = b.count(opp, Threat::FourThree);
+    let opp_33 = if can_33(opp) {
+        b.count(opp, Threat::DoubleThree)
+    } else {
+        0
+    };
+    if opp_threes > 0 {
+        v -= if my_fours {
+            TB_OPP_THREE / 2
+        } else {
+            TB_OPP_THREE
+        };
+    }
+    v -= match opp_43 + opp_33 {
+        0 => 0,
+        1 => TB_OPP_DOUBLE,
+        _ => TB_OPP_DOUBLES,
+    };
+    v - i32::from(b.count(opp, Threat::Four)).min(6) * TB_FOUR
+}
+
+/// Terms of `threat_balance`.
+const TB_BLOCK: i32 = 100;
+const TB_43: i32 = 2500;
+const TB_43_CONTESTED: i32 = 400;
+const TB_33: i32 = 1200;
+const TB_33_CONTESTED: i32 = 200;
+const TB_FOUR: i32 = 30;
+const TB_OPP_THREE: i32 = 300;
+const TB_OPP_DOUBLE: i32 = 150;
+const TB_OPP_DOUBLES: i32 = 500;
+
+/// Leaf bonuses of `initiative`.
+const INIT_D3: i32 = 600;
+const INIT_D3_CONTESTED: i32 = 150;
+const INIT_OPP_D3: i32 = 100;
 
 fn to_tt(v: i32, ply: i32) -> i32 {
     if v > WIN_BOUND {
@@ -682,5 +792,38 @@ pub fn opening(b: &EngineBoard) -> Option<Point> {
             p.offset(step(p.col), step(p.row), b.size())
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boyi_core::Game;
+    use boyi_games::gomoku::{Gomoku, Variant};
+
+    fn board(variant: Variant, moves: &str) -> EngineBoard {
+        let mut p = Gomoku::start(&variant, Some(15)).unwrap();
+        p.play_list(moves).unwrap();
+        EngineBoard::from_game(&p)
+    }
+
+    #[test]
+    fn a_double_three_to_move_is_initiative() {
+        // White to move can make two open threes at h8; black has no four to interrupt.
+        let mut b = board(Variant::Freestyle, "k13,f8,a1,g8,o1,h6,a15,h7,o15");
+        assert_eq!(initiative(&b, Side::White), INIT_D3);
+        // With black to move the double three is only a tempo to spend on stopping it.
+        b.pass();
+        assert_eq!(initiative(&b, Side::Black), -INIT_OPP_D3);
+    }
+
+    #[test]
+    fn black_double_threes_are_no_initiative_in_renju() {
+        let moves = "f8,k13,g8,a1,h6,o1,h7,a15";
+        assert_eq!(
+            initiative(&board(Variant::Freestyle, moves), Side::Black),
+            INIT_D3
+        );
+        assert_eq!(initiative(&board(Variant::Renju, moves), Side::Black), 0);
     }
 }
