@@ -826,4 +826,22 @@ mod tests {
         );
         assert_eq!(initiative(&board(Variant::Renju, moves), Side::Black), 0);
     }
+
+    #[test]
+    fn threats_are_judged_by_who_moves() {
+        // White to move can make a four-free double three at h8: nearly a win. With black to
+        // move the same double three costs black a tempo to stop.
+        let mut b = board(Variant::Freestyle, "k13,f8,a1,g8,o1,h6,a15,h7,o15");
+        assert_eq!(threat_balance(&b, Side::White), TB_33);
+        b.pass();
+        assert_eq!(threat_balance(&b, Side::Black), -TB_OPP_DOUBLE);
+        // The line sums leave the threat bonuses out.
+        assert!(line_sum(&b, Side::White) < b.sums()[Side::White.index()]);
+        // Black's double three is forbidden in renju: worth nothing.
+        let moves = "f8,k13,g8,a1,h6,o1,h7,a15";
+        assert_eq!(
+            threat_balance(&board(Variant::Renju, moves), Side::Black),
+            0
+        );
+    }
 }

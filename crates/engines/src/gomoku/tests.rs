@@ -323,3 +323,31 @@ fn a_pass_gives_the_turn_and_is_taken_back() {
     assert_eq!((b.hash(), b.side(), b.ply()), (hash, side, ply));
     assert!(b.consistent());
 }
+
+#[test]
+fn a_heap_of_blockable_threats_is_not_a_won_game() {
+    // From a match against seed 001, black to move. Summed point values, threat bonuses
+    // included, gave black +5042 at depth 6 along a line whose end white wins; black lost the
+    // game. Judging the threats by who moves keeps the value near level.
+    let p = pos(
+        Variant::Freestyle,
+        "i7,f7,e11,g9,k7,j7,k8,k9,l8,j6,j8,i8,f11,m8,l6,m5,h11,g11,l7,l5,k6,h10,m6,n5",
+    );
+    let value = |eval: u8| {
+        let mut s = Strong::new(Config {
+            tt_entries: 1 << 16,
+            eval,
+            ..Config::default()
+        });
+        let limits = Limits::depth(6);
+        s.think(&p, &limits, &StopFlag::new(), &mut |_| {})
+            .unwrap()
+            .1
+    };
+    assert!(
+        value(0) > 2000,
+        "the old evaluation no longer misjudges this"
+    );
+    let v = value(2);
+    assert!(v.abs() < 600, "value {v}");
+}
