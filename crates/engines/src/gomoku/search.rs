@@ -54,6 +54,8 @@ pub struct Config {
     /// initiative (`initiative`); 2 line values summed and the threats judged by who moves
     /// (`threat_balance`).
     pub eval: u8,
+    /// Whether the main search uses more of the time (see `out_of_time`).
+    pub time_use: bool,
 }
 
 impl Default for Config {
@@ -66,6 +68,7 @@ impl Default for Config {
             defence: 100,
             lmr_from: 6,
             eval: 2,
+            time_use: true,
         }
     }
 }
@@ -138,12 +141,15 @@ impl Engine {
         // leaves half of the time for it, so a loaded machine does not skip the check.
         let threatened = self.opponent_wins_after(b, None, budget.map(|t| Instant::now() + t / 4));
         let attack = self.threats.line.first().copied();
+        let full = budget;
+        // The main search's share of the budget when the check must follow it (in eighths).
+        let share = if self.config.time_use { 6 } else { 4 };
         let (limits, budget) = match budget {
             Some(t) if threatened => {
-                let mut half = limits.clone();
-                half.clock = None;
-                half.movetime = Some(t / 2);
-                (half, Some(t / 2))
+                let mut part = limits.clone();
+                part.clock = None;
+                part.movetime = Some(t * share / 8);
+                (part, Some(t * share / 8))
             }
             _ => (limits.clone(), budget),
         };
@@ -201,7 +207,7 @@ impl Engine {
             best.nodes = self.nodes;
             info(b, &best);
             let spent = started.elapsed();
-            let out_of_time = budget.is_some_and(|t| spent * 2 > t) && depth >= MIN_DEPTH;
+            let out_of_time = self.out_of_time(spent, budget, full) && depth >= MIN_DEPTH;
             if self.aborted || v.abs() > WIN_BOUND || out_of_time {
                 break;
             }
@@ -214,6 +220,23 @@ impl Engine {
             self.avoid_threat_loss(b, &root, attack, &mut best, until);
         }
         Some(best)
+    }
+
+    /// Whether no further iteration is started after `spent`: with `time_use`, once 55% of
+    /// the full budget is gone (an iteration cut short still counts once its first move is
+    /// searched, so a late start is not wasted), and by the main search's deadline;
+    /// otherwise once half of the main search's share is gone.
+    fn out_of_time(
+        &self,
+        spent: Duration,
+        budget: Option<Duration>,
+        full: Option<Duration>,
+    ) -> bool {
+        if self.config.time_use {
+            full.is_some_and(|t| spent * 20 > t * 11) || budget.is_some_and(|t| spent > t)
+        } else {
+            budget.is_some_and(|t| spent * 2 > t)
+        }
     }
 
     /// A shallow search can miss an opponent's win by fours and threes (a VCF or VCT). When
