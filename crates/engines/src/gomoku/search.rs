@@ -22,6 +22,10 @@ const AVOID_TRIES: usize = 12;
 /// Node budgets of each VCF and VCT check of a root move against the opponent's threats.
 const AVOID_VCF_NODES: u64 = 20_000;
 const AVOID_VCT_NODES: u64 = 40_000;
+/// History counts are capped; their ordering bonus is the count over the scale, capped.
+const HISTORY_MAX: i32 = 1 << 20;
+const HISTORY_SCALE: i32 = 4;
+const HISTORY_BONUS: i32 = 400;
 
 #[derive(Debug, Clone, Copy, Default)]
 struct TtEntry {
@@ -56,6 +60,10 @@ pub struct Config {
     pub eval: u8,
     /// Whether the main search uses more of the time (see `out_of_time`).
     pub time_use: bool,
+    /// Whether moves are ordered by their cut-offs (`order_by_history`).
+    pub history: bool,
+    /// The root VCT may take the time budget over this.
+    pub vct_share: u32,
 }
 
 impl Default for Config {
@@ -69,6 +77,8 @@ impl Default for Config {
             lmr_from: 6,
             eval: 2,
             time_use: true,
+            history: true,
+            vct_share: 5,
         }
     }
 }
@@ -94,6 +104,8 @@ pub struct Engine {
     killers: [[usize; 2]; MAX_PLY],
     pv_table: Vec<Vec<usize>>,
     scratch: Vec<usize>,
+    /// Cut-off counts per side and point (weighted by depth²), halved at each search.
+    history: Vec<[i32; 2]>,
 }
 
 impl Engine {
@@ -109,11 +121,13 @@ impl Engine {
             killers: [[0; 2]; MAX_PLY],
             pv_table: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             scratch: Vec::with_capacity(64),
+            history: Vec::new(),
         }
     }
 
     pub fn clear(&mut self) {
         self.tt.iter_mut().for_each(|e| *e = TtEntry::default());
+        self.history.clear();
     }
 
     /// Searches the position of `b` within `limits`, reporting each finished iteration.
@@ -130,6 +144,9 @@ impl Engine {
         self.nodes = 0;
         self.aborted = false;
         self.killers = [[0; 2]; MAX_PLY];
+        let cells = b.points.last().map_or(0, |&i| i + 1);
+        self.history.resize(cells, [0; 2]);
+        self.history.iter_mut().flatten().for_each(|h| *h /= 2);
         let mut root = self.root_moves(b);
         let first = *root.first()?;
         if let Some(found) = self.threat_first(b, budget, limits, started) {
@@ -346,7 +363,7 @@ impl Engine {
         if !self.config.vct || limits.depth.is_some_and(|d| d < 4) {
             return None;
         }
-        self.threats.reset(150_000, share(5));
+        self.threats.reset(150_000, share(self.config.vct_share));
         let vct = self.threats.vct(b, 7, 10);
         self.nodes += self.threats.nodes;
         vct.then(|| self.threat_found(false))
@@ -506,6 +523,9 @@ impl Engine {
         // A single forced answer does not use up depth.
         let forced = moves.len() == 1;
         moves.truncate(if depth <= 0 { 8 } else { self.config.width });
+        if self.config.history && depth > 0 {
+            self.order_by_history(&mut moves, me);
+        }
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = moves[0].0;
@@ -548,6 +568,10 @@ impl Engine {
                 if !self.killers[ply].contains(&m) {
                     self.killers[ply] = [m, self.killers[ply][0]];
                 }
+                if depth > 0 && m < self.history.len() {
+                    let h = &mut self.history[m][me.index()];
+                    *h = (*h + depth * depth).min(HISTORY_MAX);
+                }
                 break;
             }
         }
@@ -568,8 +592,20 @@ impl Engine {
                 flag,
             };
         }
-        let _ = me;
         best
+    }
+
+    /// Re-orders the moves kept after the width cut by their cut-offs elsewhere in the tree:
+    /// the static order chose which moves are searched, the history which come first. The
+    /// transposition-table move stays first.
+    fn order_by_history(&self, moves: &mut [(usize, i32)], me: Side) {
+        for mv in moves.iter_mut() {
+            if mv.1 != i32::MAX {
+                let h = self.history.get(mv.0).map_or(0, |h| h[me.index()]);
+                mv.1 = mv.1.saturating_add((h / HISTORY_SCALE).min(HISTORY_BONUS));
+            }
+        }
+        moves.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
     }
 
     /// Values decided by the threats on the board alone: a five to make, two fives to stop,
@@ -866,5 +902,42 @@ mod tests {
             threat_balance(&board(Variant::Renju, moves), Side::Black),
             0
         );
+    }
+
+    #[test]
+    fn a_new_iteration_starts_until_most_of_the_time_is_spent() {
+        let ms = Duration::from_millis;
+        let mut e = Engine::new(Config {
+            tt_entries: 1 << 10,
+            ..Config::default()
+        });
+        let full = Some(ms(100));
+        // Not threatened: the main search has the whole budget.
+        assert!(!e.out_of_time(ms(50), full, full));
+        assert!(e.out_of_time(ms(60), full, full));
+        // Threatened: the main search has three quarters of it.
+        assert!(!e.out_of_time(ms(50), Some(ms(75)), full));
+        // The old rule stopped at half of the main search's share.
+        e.config.time_use = false;
+        assert!(e.out_of_time(ms(50), Some(ms(75)), full));
+        assert!(!e.out_of_time(ms(30), Some(ms(75)), full));
+    }
+
+    #[test]
+    fn history_orders_the_kept_moves_but_the_table_move_stays_first() {
+        let mut e = Engine::new(Config {
+            tt_entries: 1 << 10,
+            ..Config::default()
+        });
+        e.history = vec![[0; 2]; 8];
+        e.history[3][Side::Black.index()] = 4000;
+        let mut moves = vec![(5, i32::MAX), (2, 300), (3, 100), (4, 50)];
+        e.order_by_history(&mut moves, Side::Black);
+        let order: Vec<usize> = moves.iter().map(|m| m.0).collect();
+        assert_eq!(order, [5, 3, 2, 4]);
+        // White's history is its own.
+        let mut moves = vec![(2, 300), (3, 100)];
+        e.order_by_history(&mut moves, Side::White);
+        assert_eq!(moves[0].0, 2);
     }
 }
