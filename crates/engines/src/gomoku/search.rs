@@ -155,7 +155,8 @@ impl Engine {
         }
         // Whether the opponent would win by threats were we to pass: then the chosen move
         // must be checked against that attack (`avoid_threat_loss`), and the main search
-        // leaves half of the time for it, so a loaded machine does not skip the check.
+        // leaves part of the time for it (a quarter, half with `tm=0`), so a loaded machine
+        // does not skip the check.
         let threatened = self.opponent_wins_after(b, None, budget.map(|t| Instant::now() + t / 4));
         let attack = self.threats.line.first().copied();
         let full = budget;
