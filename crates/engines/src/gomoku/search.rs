@@ -77,7 +77,7 @@ impl Default for Config {
             lmr_from: 6,
             eval: 2,
             time_use: true,
-            history: true,
+            history: false,
             vct_share: 5,
         }
     }
