@@ -98,13 +98,39 @@ pub enum OpeningRule {
     Swap2,
 }
 
-impl std::fmt::Display for OpeningRule {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
+impl OpeningRule {
+    pub const ALL: [OpeningRule; 3] = [OpeningRule::Given, OpeningRule::Swap1, OpeningRule::Swap2];
+
+    /// The rule's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
             OpeningRule::Given => "none",
             OpeningRule::Swap1 => "swap1",
             OpeningRule::Swap2 => "swap2",
-        })
+        }
+    }
+}
+
+impl std::fmt::Display for OpeningRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for OpeningRule {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        OpeningRule::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = OpeningRule::ALL.iter().map(|r| r.name()).collect();
+                format!(
+                    "unknown opening rule {s:?}: expected one of {}",
+                    names.join(", ")
+                )
+            })
     }
 }
 

@@ -71,9 +71,10 @@ pub struct MatchArgs {
     #[arg(long)]
     pub max_plies: Option<usize>,
     /// Opening rule: `swap1` or `swap2` (Gomoku) lets the players place and choose the opening
-    /// stones: A opens in even games, B in odd ones.
-    #[arg(long, value_parser = ["none", "swap1", "swap2"], conflicts_with_all = ["openings", "random_plies"])]
-    pub opening_rule: Option<String>,
+    /// stones: A opens in even games, B in odd ones; `none` (the default) plays the given
+    /// openings.
+    #[arg(long, value_parser = str::parse::<OpeningRule>, conflicts_with_all = ["openings", "random_plies"])]
+    pub opening_rule: Option<OpeningRule>,
     /// Milliseconds an engine may overrun its time before it loses on time.
     #[arg(long, default_value_t = 1000)]
     pub margin: u64,
@@ -167,11 +168,7 @@ fn run_game<G: boyi_engines::GamePlayers>(args: &MatchArgs) -> Result<()> {
             load_book::<G>(args.book_a.as_ref().or(args.book.as_ref()), args, &variant)?,
             load_book::<G>(args.book_b.as_ref().or(args.book.as_ref()), args, &variant)?,
         ],
-        opening_rule: match args.opening_rule.as_deref() {
-            Some("swap1") => OpeningRule::Swap1,
-            Some("swap2") => OpeningRule::Swap2,
-            _ => OpeningRule::Given,
-        },
+        opening_rule: args.opening_rule.unwrap_or_default(),
     };
     let mut store = if args.db.no_record {
         None

@@ -4,6 +4,7 @@
 pub mod board;
 pub mod search;
 pub mod seed003;
+pub mod threats;
 
 use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
@@ -18,7 +19,7 @@ impl GamePlayers for Connect6 {
         &[
             (
                 "strong",
-                "six-window threats, blocking/threat/positional pairs, PVS over turns with a transposition table; options: width, singles, depth, quiet (turns past the depth), qthreats (threat turns per quiescence node)",
+                "six-window threats, blocking/threat/positional pairs, PVS over turns with a transposition table; options: width, singles, depth, quiet (turns past the depth), qthreats (threat turns per quiescence node), qtrust (1: a quiescence loss against the best few blocks of a single threat counts), tss (own turns of the root's threat-space search, 0: none), leaf (its turns at quiescence leaves), tslots (places kept for threat-making turns, 0: none)",
             ),
             (
                 "seed003",
@@ -74,7 +75,9 @@ const BENCH: &[(&str, u32)] = &[
 ];
 
 fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Connect6>>, TextError> {
-    spec.allow(&["width", "singles", "depth", "quiet", "qthreats"])?;
+    spec.allow(&[
+        "width", "singles", "depth", "quiet", "qthreats", "qtrust", "tss", "leaf", "tslots",
+    ])?;
     let mut config = Config::default();
     if let Some(w) = spec.number::<usize>("width")? {
         config.width = w.max(1);
@@ -87,6 +90,18 @@ fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Connect6>>, TextError> {
     }
     if let Some(q) = spec.number::<usize>("qthreats")? {
         config.quiet_threats = q;
+    }
+    if let Some(t) = spec.number::<u8>("qtrust")? {
+        config.quiet_trust = t != 0;
+    }
+    if let Some(t) = spec.number::<u32>("leaf")? {
+        config.leaf_tss = t;
+    }
+    if let Some(t) = spec.number::<u32>("tss")? {
+        config.tss_turns = t;
+    }
+    if let Some(t) = spec.number::<usize>("tslots")? {
+        config.threat_slots = t;
     }
     if let Some(d) = spec.number::<u32>("depth")? {
         config.depth = d.max(1);

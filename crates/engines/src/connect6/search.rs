@@ -5,6 +5,7 @@
 //! iterative deepening and a transposition table.
 
 use super::board::{Board6, WINDOW_VALUE};
+use super::threats::{Tss, single_blockable, threat_candidates};
 use crate::alphabeta::{MATE, to_score};
 use crate::player::{Info, Limits, StopFlag};
 use boyi_core::Side;
@@ -55,6 +56,23 @@ pub struct Config {
     pub quiet_blocks: usize,
     /// Threat-making turns tried per quiescence node.
     pub quiet_threats: usize,
+    /// Whether a quiescence loss against only some of the blocks (a threat one stone
+    /// answers) counts as a loss; otherwise the position is judged statically.
+    pub quiet_trust: bool,
+    /// Own turns of the threat-space search at the root (0: none).
+    pub tss_turns: u32,
+    /// Attacker turns one threat-space search may try.
+    pub tss_budget: u64,
+    /// Free stones tried for the defender after a single threat when judging the
+    /// opponent's threats.
+    pub tss_free: usize,
+    /// Own turns of the threat-space search at quiescence leaves (0: none).
+    pub leaf_tss: u32,
+    /// Attacker turns one leaf search may try.
+    pub leaf_tss_budget: u64,
+    /// Places among the `width` turns kept for threat-making pairs (those that need both
+    /// of the opponent's stones first), which the positional ranking may otherwise crowd out.
+    pub threat_slots: usize,
 }
 
 impl Default for Config {
@@ -67,6 +85,13 @@ impl Default for Config {
             quiet_turns: 6,
             quiet_blocks: 4,
             quiet_threats: 2,
+            quiet_trust: false,
+            tss_turns: 4,
+            tss_budget: 2000,
+            tss_free: 2,
+            leaf_tss: 2,
+            leaf_tss_budget: 24,
+            threat_slots: 4,
         }
     }
 }
@@ -90,6 +115,9 @@ pub struct Engine6 {
     pv: Vec<Vec<Pair>>,
     /// Scratch for candidate point pairs of threat moves.
     cands: Vec<(u16, u16)>,
+    /// Scratch for the threat-making pairs kept a place in [`Self::generate`].
+    forcing: Vec<Pair>,
+    tss: Tss,
 }
 
 impl Engine6 {
@@ -104,11 +132,14 @@ impl Engine6 {
             singles: Vec::new(),
             pv: vec![Vec::new(); MAX_PLY + 1],
             cands: Vec::with_capacity(256),
+            forcing: Vec::new(),
+            tss: Tss::new(0),
         }
     }
 
     pub fn clear(&mut self) {
         self.tt.iter_mut().for_each(|e| *e = Tt::default());
+        self.tss.clear();
     }
 
     pub fn search(
@@ -135,6 +166,22 @@ impl Engine6 {
         self.deadline = Some(Deadline::new(limits, me, stop));
         let mut root = Vec::new();
         self.generate(b, &mut root);
+        if root.len() > 1 && self.config.tss_turns > 0 {
+            // At most a third of the time goes to threat sequences.
+            let until = limits.time_budget(me).map(|t| Instant::now() + t / 3);
+            if let Some(won) = self.screen_root(b, &mut root, until) {
+                let found = Found {
+                    best: won.0,
+                    value: won.1,
+                    depth: 1,
+                    nodes: self.tss.nodes,
+                    pv: vec![won.0],
+                };
+                info(&found);
+                self.deadline = None;
+                return Some(found);
+            }
+        }
         let first = *root.first()?;
         let timed = limits.time_budget(me).is_some() || limits.infinite;
         let max_depth = match (limits.depth, timed || limits.nodes.is_some()) {
@@ -167,14 +214,116 @@ impl Engine6 {
             if keep {
                 info(&best);
             }
-            // Stop early only on a win or a forced turn: a loss is proven only against the
-            // turns searched, and a deeper search may still find a defence.
-            if self.aborted || v > WIN_BOUND || root.len() == 1 {
+            // Stop early only on a win within the nominal depth or a forced turn: a loss is
+            // proven only against the turns searched, and a win seen past the depth only
+            // against the few blocks tried there, so a deeper search may still find a defence.
+            if self.aborted || won_within(v, depth) || root.len() == 1 {
                 break;
             }
         }
         self.deadline = None;
         Some(best)
+    }
+
+    /// Threat sequences at the root: a proven win by double threats is returned (turn and
+    /// value) to be played at once; if the opponent, were it to move, would win by threats,
+    /// the turns that break its sequence (stones on the points of its lines, with the best
+    /// other points) join the root turns and every root turn after which the sequence still
+    /// wins is dropped (all of them are kept if none survives).
+    fn screen_root(
+        &mut self,
+        b: &mut Board6,
+        root: &mut Vec<Pair>,
+        until: Option<Instant>,
+    ) -> Option<(Pair, i32)> {
+        let me = b.side();
+        let (turns, budget) = (self.config.tss_turns, self.config.tss_budget);
+        self.tss.until = until;
+        self.tss.nodes = 0;
+        self.tss.single_free = 0;
+        if b.threats(!me) == 0 {
+            // The shortest win first: a win at the k-th own turn is 2k + 1 plies away.
+            for k in 1..=turns {
+                if self.tss.wins(b, k, budget)
+                    && let Some(m) = self.tss.first
+                {
+                    return Some((m, MATE - (2 * k as i32 + 1)));
+                }
+            }
+        }
+        let mut cands = root.clone();
+        // The opponent's sequences by double threats are proven and drop a turn; those with
+        // single threats (tried with a smaller budget) only send it to the back.
+        let mut single = false;
+        if b.threats(!me) == 0 {
+            // Our stones never help the opponent's threats: if it has no sequence after a
+            // pass, it has none after any turn of ours.
+            b.set_side(!me);
+            let mut danger = b.threats(me) == 0 && self.tss.wins(b, turns, budget);
+            if !danger && b.threats(me) == 0 && self.config.tss_free > 0 {
+                self.tss.single_free = self.config.tss_free;
+                danger = self.tss.wins(b, turns, budget / 4);
+                single = danger;
+            }
+            b.set_side(me);
+            if !danger {
+                return None;
+            }
+            let mut zone = std::mem::take(&mut self.tss.zone);
+            zone.extend(self.tss.first.iter().flat_map(|f| [f.a, f.b]));
+            zone.sort_unstable();
+            zone.dedup();
+            zone.retain(|&p| b.is_empty(p as usize));
+            self.defensive_pairs(b, &zone, &mut cands);
+            dedupe_sort(&mut cands);
+        }
+        let mut kept = Vec::new();
+        let mut doubtful = Vec::new();
+        for m in cands {
+            b.play(m.a as usize, m.second());
+            self.tss.single_free = 0;
+            let lost = self.tss.wins(b, turns, budget);
+            self.tss.single_free = self.config.tss_free;
+            let risky = !lost && single && self.tss.wins(b, turns, budget / 4);
+            b.undo();
+            match (lost, risky) {
+                (true, _) => {}
+                (false, true) => doubtful.push(m),
+                (false, false) => kept.push(m),
+            }
+            if kept.len() >= self.config.width {
+                break;
+            }
+        }
+        kept.extend(doubtful);
+        kept.truncate(self.config.width);
+        if !kept.is_empty() {
+            *root = kept;
+        }
+        None
+    }
+
+    /// Turns with a stone on a point of the opponent's threat lines: two such points, or
+    /// one with one of the best other points.
+    fn defensive_pairs(&mut self, b: &mut Board6, zone: &[u16], out: &mut Vec<Pair>) {
+        let me = b.side();
+        let mut ranked = self.singles.pop().unwrap_or_default();
+        self.rank_singles(b, &mut ranked);
+        for (i, &z) in zone.iter().enumerate() {
+            let z = z as usize;
+            let sz = single_score(b, z, me);
+            for &y in &zone[i + 1..] {
+                out.push(pair(
+                    z,
+                    Some(y as usize),
+                    sz + single_score(b, y as usize, me),
+                ));
+            }
+            for &(c, sc) in ranked.iter().filter(|&&(c, _)| c != z).take(4) {
+                out.push(pair(z, Some(c), sz + sc));
+            }
+        }
+        self.singles.push(ranked);
     }
 
     /// One iteration over the root turns: its value, and whether a turn other than the first
@@ -356,16 +505,25 @@ impl Engine6 {
             return -(MATE - p - 2);
         }
         let stand = b.evaluate() + 30;
+        if !forced && stand < beta && self.leaf_threat_win(b) {
+            return MATE - p - (2 * self.config.leaf_tss as i32 + 1);
+        }
         if turns <= 0 || (!forced && (stand >= beta || turns < 2)) {
             return stand;
         }
         let mut moves = self.pool.pop().unwrap_or_default();
         moves.clear();
         let mut best = -INF;
+        // Whether the blocks tried leave out some (a threat one stone answers leaves the
+        // other stone free, and only the best few blocks are tried).
+        let mut partial = false;
         if forced {
             self.blocking_pairs(b, &mut moves);
             dedupe_sort(&mut moves);
-            moves.truncate(self.config.quiet_blocks);
+            if single_blockable(&Gaps::of(b, !me)) {
+                partial = moves.len() > self.config.quiet_blocks;
+                moves.truncate(self.config.quiet_blocks);
+            }
         } else {
             best = stand;
             alpha = alpha.max(stand);
@@ -393,7 +551,23 @@ impl Engine6 {
             }
         }
         self.pool.push(moves);
+        if partial && !self.config.quiet_trust && best < -WIN_BOUND && !self.aborted {
+            // A loss against the blocks tried is no proof: judge the position instead.
+            return stand.min(beta);
+        }
         if best == -INF { stand } else { best }
+    }
+
+    /// Whether the side to move, free of threats, wins by double threats within
+    /// `leaf_tss` turns (a small search: most leaves have no such win).
+    fn leaf_threat_win(&mut self, b: &mut Board6) -> bool {
+        if self.config.leaf_tss == 0 {
+            return false;
+        }
+        self.tss.single_free = 0;
+        self.tss.until = None;
+        self.tss
+            .wins_quick(b, self.config.leaf_tss, self.config.leaf_tss_budget)
     }
 
     /// The turns worth searching, best first (at most `width`).
@@ -417,9 +591,16 @@ impl Engine6 {
                 out.push(w);
                 return;
             }
+            self.forcing.clear();
+            if self.config.threat_slots > 0 {
+                self.forcing.extend_from_slice(out);
+                forcing_first(b, me, &mut self.forcing);
+                self.forcing.truncate(self.config.threat_slots);
+            }
             self.positional_pairs(b, out);
         }
         dedupe_sort(out);
+        keep_places(out, &self.forcing, self.config.width);
         out.truncate(self.config.width);
     }
 
@@ -513,7 +694,7 @@ impl Engine6 {
     }
 }
 
-fn pair(a: usize, b: Option<usize>, score: i32) -> Pair {
+pub(super) fn pair(a: usize, b: Option<usize>, score: i32) -> Pair {
     let (a, b) = match b {
         Some(b) if b < a => (b, Some(a)),
         _ => (a, b),
@@ -532,7 +713,7 @@ fn dedupe_sort(out: &mut Vec<Pair>) {
 }
 
 /// Whether two points lie in one six-point window.
-fn share_window(b: &Board6, p: usize, q: usize) -> bool {
+pub(super) fn share_window(b: &Board6, p: usize, q: usize) -> bool {
     let size = b.size() as i32;
     let (dx, dy) = (
         (p as i32 % size - q as i32 % size).abs(),
@@ -542,7 +723,7 @@ fn share_window(b: &Board6, p: usize, q: usize) -> bool {
 }
 
 /// Attack and defence value of one stone of `me` on `p`.
-fn single_score(b: &Board6, p: usize, me: Side) -> i32 {
+pub(super) fn single_score(b: &Board6, p: usize, me: Side) -> i32 {
     let m = me.index();
     let mut s = 0;
     for &w in b.windows_of(p) {
@@ -567,6 +748,18 @@ pub struct Gap {
 }
 
 impl Gap {
+    /// The empty points of window `w` other than `a` and `c` (at most two are kept).
+    pub(super) fn of_window(b: &Board6, w: u32, a: u16, c: u16) -> Gap {
+        let mut gap = Gap::default();
+        for &p in b.window_cells(w) {
+            if p != a && p != c && b.is_empty(p as usize) && (gap.len as usize) < 2 {
+                gap.cells[gap.len as usize] = p;
+                gap.len += 1;
+            }
+        }
+        gap
+    }
+
     pub fn cells(&self) -> &[u16] {
         &self.cells[..self.len as usize]
     }
@@ -599,6 +792,27 @@ impl Gaps {
     pub fn through(b: &Board6, s: Side, points: &[usize]) -> Gaps {
         let windows = points.iter().flat_map(|&p| b.windows_of(p).iter().copied());
         Gaps::from_windows(b, s, windows)
+    }
+
+    pub(super) fn empty() -> Gaps {
+        Gaps {
+            fixed: [Gap::default(); Gaps::FIXED],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    pub(super) fn push(&mut self, gap: Gap) {
+        if self.len < Gaps::FIXED {
+            self.fixed[self.len] = gap;
+            self.len += 1;
+        } else {
+            self.spill.push(gap);
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 
     fn from_windows(b: &Board6, s: Side, windows: impl Iterator<Item = u32>) -> Gaps {
@@ -660,7 +874,7 @@ pub fn blockable(b: &Board6, s: Side) -> bool {
 }
 
 /// Whether two stones can hit every window of `gaps`.
-fn gaps_blockable(gaps: &Gaps) -> bool {
+pub(super) fn gaps_blockable(gaps: &Gaps) -> bool {
     let Some(first) = gaps.iter().next() else {
         return true;
     };
@@ -688,33 +902,10 @@ fn winning_turn(b: &Board6, me: Side) -> Option<Pair> {
     ))
 }
 
-/// Pairs that fill two empty points of an own window holding two or three stones (and none
-/// of the opponent's): each makes at least one threat. A pair after which the opponent cannot
+/// Pairs that make threats ([`threat_candidates`]). A pair after which the opponent cannot
 /// block every threat scores `MATE`.
 fn threat_pairs(b: &mut Board6, me: Side, out: &mut Vec<Pair>, cands: &mut Vec<(u16, u16)>) {
-    cands.clear();
-    for w in 0..b.window_count() as u32 {
-        let c = b.counts(w);
-        let (mine, theirs) = (c[me.index()], c[1 - me.index()]);
-        if theirs != 0 || !(2..=3).contains(&mine) {
-            continue;
-        }
-        let mut empty = [0u16; 6];
-        let mut n = 0;
-        for &c in b.window_cells(w) {
-            if b.is_empty(c as usize) {
-                empty[n] = c;
-                n += 1;
-            }
-        }
-        for i in 0..n {
-            for j in i + 1..n {
-                cands.push((empty[i].min(empty[j]), empty[i].max(empty[j])));
-            }
-        }
-    }
-    cands.sort_unstable();
-    cands.dedup();
+    threat_candidates(b, me, cands);
     for &(a, c) in cands.iter() {
         let (a, c) = (a as usize, c as usize);
         b.play(a, Some(c));
@@ -734,6 +925,47 @@ fn threat_pairs(b: &mut Board6, me: Side, out: &mut Vec<Pair>, cands: &mut Vec<(
     }
 }
 
+/// Orders threat-making pairs of `me` (to move): those one stone cannot answer (the
+/// opponent must spend its whole turn) first, then by their score.
+fn forcing_first(b: &mut Board6, me: Side, pairs: &mut [Pair]) {
+    for m in pairs.iter_mut() {
+        let (a, c) = (m.a as usize, m.b as usize);
+        b.play(a, Some(c));
+        let gaps = Gaps::through(b, me, &[a, c]);
+        let two = !gaps.is_empty() && !single_blockable(&gaps);
+        b.undo();
+        // Kept apart from the score's range: only the order matters here.
+        m.score = m.score.clamp(-MATE / 4, MATE / 4) + if two { MATE / 2 } else { 0 };
+    }
+    pairs.sort_by_key(|p| std::cmp::Reverse(p.score));
+}
+
+/// Makes sure every pair of `keep` lies among the first `width` of `out` (sorted best first,
+/// holding them all): missing ones take the places of the last others.
+fn keep_places(out: &mut [Pair], keep: &[Pair], width: usize) {
+    if out.len() <= width || keep.is_empty() {
+        return;
+    }
+    let same = |x: &Pair, y: &Pair| (x.a, x.b) == (y.a, y.b);
+    let missing: Vec<Pair> = keep
+        .iter()
+        .filter(|k| !out[..width].iter().any(|m| same(m, k)))
+        .filter_map(|k| out.iter().find(|m| same(m, k)).copied())
+        .collect();
+    let mut slot = width;
+    for m in missing {
+        // The last place in the head not held by a kept pair.
+        while slot > 0 && keep.iter().any(|k| same(k, &out[slot - 1])) {
+            slot -= 1;
+        }
+        if slot == 0 {
+            break;
+        }
+        out[slot - 1] = m;
+        slot -= 1;
+    }
+}
+
 impl Board6 {
     /// Undoes only the side change of a one-stone probe (the stone stays).
     fn undo_side_only(&mut self, me: Side) {
@@ -745,6 +977,12 @@ impl Board6 {
         self.set_side(!me);
         self.undo();
     }
+}
+
+/// Whether `v` is a win whose last stone lies within `depth` turns (plus the stone that
+/// completes six).
+pub fn won_within(v: i32, depth: u32) -> bool {
+    v > WIN_BOUND && MATE - v <= depth as i32 + 2
 }
 
 fn to_tt(v: i32, ply: i32) -> i32 {

@@ -108,7 +108,16 @@ fn strong_wins_at_once_and_blocks() {
 }
 
 fn engine_search(p: &Connect6, limits: &Limits, depths: &mut Vec<(u32, i32)>) -> search::Found {
-    let mut e = Engine6::new(Config::default());
+    search_with(Config::default(), p, limits, depths)
+}
+
+fn search_with(
+    config: Config,
+    p: &Connect6,
+    limits: &Limits,
+    depths: &mut Vec<(u32, i32)>,
+) -> search::Found {
+    let mut e = Engine6::new(config);
     let mut b = Board6::from_game(p);
     e.search(&mut b, limits, &StopFlag::new(), &mut |f| {
         depths.push((f.depth, f.value))
@@ -140,10 +149,10 @@ fn a_threat_chain_past_the_depth_is_seen() {
 
 #[test]
 fn a_turn_that_allows_a_threat_chain_is_avoided() {
-    // Here j6 m11 lost to white's threat chain; black's depth-2 choice must leave white no
-    // win a depth-3 search can find.
+    // Here j6 m11 lost to white's threat chain; black's depth-3 choice must leave white no
+    // win a depth-3 search (with threat sequences at its leaves) can find.
     let p = pos("l8,j9 l10,k6 n9,j8 k9");
-    let mv = strong_move(&p, 2);
+    let mv = strong_move(&p, 3);
     let mut q = p.clone();
     q.play(&mv);
     let f = engine_search(&q, &Limits::depth(3), &mut Vec::new());
@@ -170,13 +179,22 @@ fn a_won_search_stops_and_a_lost_one_keeps_looking() {
     let mut depths = Vec::new();
     let p = pos("j12,k14 l12,h14 i14,j14 k13");
     let f = engine_search(&p, &node_limit(400_000), &mut depths);
-    let first_win = depths.iter().find(|d| d.1 > WON).unwrap().0;
-    assert_eq!(f.depth, first_win);
+    // A win proven at the root, or seen within the depth searched, ends the search long
+    // before the node limit.
+    assert!(f.value > WON, "{depths:?}");
+    assert!(f.nodes < 100_000, "{}", f.nodes);
+    let (depth, value) = *depths.last().unwrap();
+    assert!(depth == 1 || search::won_within(value, depth), "{depths:?}");
     // White to move here is lost against the best defence found; the search goes on past
-    // the depth that first shows the loss.
+    // the depth that first shows the loss (without the root's threat screening, which
+    // leaves a single turn here).
     let mut depths = Vec::new();
     let p = pos("a11,a14 k1,j11 p4,g1 q18,i10 i11,h11 i12,g10 h10");
-    let f = engine_search(&p, &node_limit(60_000), &mut depths);
+    let config = Config {
+        tss_turns: 0,
+        ..Config::default()
+    };
+    let f = search_with(config, &p, &node_limit(60_000), &mut depths);
     let first_loss = depths.iter().find(|d| d.1 < -WON).unwrap().0;
     assert!(f.depth > first_loss, "{depths:?}");
 }
@@ -196,4 +214,90 @@ fn a_lost_position_still_blocks_what_it_can() {
         2,
         "{mv:?}"
     );
+}
+
+/// Whether the side to move wins by double threats within `turns` own turns.
+fn threat_win(p: &Connect6, turns: u32) -> bool {
+    let mut b = Board6::from_game(p);
+    threats::Tss::new(0).wins(&mut b, turns, 100_000)
+}
+
+#[test]
+fn two_separate_threes_grown_to_fours_are_a_double_threat() {
+    // Black must block white's four; after n7 n10 (as played) white's g11 j8 grows the
+    // column-g and row-8 threes into threats no pair of stones answers.
+    let p = pos(
+        "i10,k8 k12,i9 k11,i11 j10,j9 k9,j7 l9,f9 h9,g8 g9,f8 i6,l11 m10,n9 o12,l8 l10,\
+         l7 l12,g10 j13,g7 i14,k10 m8",
+    );
+    let mut q = p.clone();
+    q.play_list("n7 n10").unwrap();
+    assert!(threat_win(&q, 1));
+    let mv = strong_move(&p, 2);
+    let mut q = p.clone();
+    q.play(&mv);
+    assert!(!threat_win(&q, 2), "{mv:?}");
+}
+
+#[test]
+fn a_threat_sequence_after_a_quiet_turn_is_seen_at_the_leaves() {
+    // White wins here by a chain of threats (f9 h9 first); a depth-1 search (trusting
+    // its quiescence blocks) sees it only through the threat-space search at its leaves.
+    let text = "19/19/19/19/19/19/19/8o10/8xo9/9xx8/9oo8/10x8/19/19/19/19/19/19/19 w";
+    let p = Connect6::from_text(&Variant::Fives, text).unwrap();
+    let trusting = Config {
+        quiet_trust: true,
+        ..Config::default()
+    };
+    let f = search_with(trusting, &p, &Limits::depth(1), &mut Vec::new());
+    assert!(f.value > WON, "{}", f.value);
+    let config = Config {
+        leaf_tss: 0,
+        ..trusting
+    };
+    let f = search_with(config, &p, &Limits::depth(1), &mut Vec::new());
+    assert!(f.value <= WON, "{}", f.value);
+}
+
+#[test]
+fn a_threat_turn_crowded_out_of_the_width_is_still_searched() {
+    // White to move. i7 j7 loses: black's i11 i13 makes a five with two gaps in column i,
+    // and after either block (i9 with i14 or i15) black wins by double threats (f9 h11
+    // first). Black's winning h12 j12 two turns later ranks below twelve positional pairs,
+    // so without places kept for threat-making turns a depth-4 search misses it and plays
+    // i7 j7 as a win.
+    let p = pos("i10,k8 k10,g10 k12,k7 k9,h9 k6,j11 l9,i8 i12");
+    let losing = p.parse_move("i7 j7").unwrap();
+    let old = Config {
+        threat_slots: 0,
+        ..Config::default()
+    };
+    let f = search_with(old, &p, &Limits::depth(4), &mut Vec::new());
+    let mut e = Engine6::new(Config::default());
+    let mut q = p.clone();
+    q.play(&losing);
+    q.play_list("i11 i13").unwrap();
+    let mut b = Board6::from_game(&q);
+    let mut blocks = Vec::new();
+    e.generate(&mut b, &mut blocks);
+    assert_eq!(blocks.len(), 2);
+    for m in blocks {
+        b.play(m.a as usize, m.second());
+        assert!(threats::Tss::new(0).wins(&mut b, 4, 100_000));
+        b.undo();
+    }
+    let stones = |m: &Move| {
+        let mut v: Vec<Point> = m.stones().collect();
+        v.sort_unstable();
+        v
+    };
+    let pair_stones = |m: &search::Pair| {
+        let mut v = vec![Point::from_index(m.a as usize, 19)];
+        v.extend(m.second().map(|c| Point::from_index(c, 19)));
+        v.sort_unstable();
+        v
+    };
+    assert_eq!(pair_stones(&f.best), stones(&losing));
+    let mv = strong_move(&p, 4);
+    assert_ne!(stones(&mv), stones(&losing), "{mv:?}");
 }

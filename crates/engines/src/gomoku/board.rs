@@ -308,6 +308,11 @@ impl EngineBoard {
         self.threat_counts[s.index()][t as usize]
     }
 
+    /// Empty points where `s` has a threat of the class numbered `t`.
+    pub fn count_class(&self, s: Side, t: usize) -> u16 {
+        self.threat_counts[s.index()][t]
+    }
+
     /// Empty points where `s` has a threat of class at least `t`.
     pub fn count_at_least(&self, s: Side, t: Threat) -> u16 {
         self.threat_counts[s.index()][t as usize..].iter().sum()

@@ -24,7 +24,7 @@ impl GamePlayers for Gomoku {
         &[
             (
                 "strong",
-                "pattern tables, VCF/VCT threat search, PVS with a transposition table; options: width, vct (0/1), depth, hash (MB)",
+                "pattern tables, VCF/VCT threat search, PVS with a transposition table; options: width, vct (0/1), depth, hash (MB), defence (percent), lmr (moves before reductions), eval (0 point values, 1 with initiative, 2 line values and threats by who moves), tm (0/1: the main search's share of the time), hist (0/1: history move ordering), vcts (the root VCT's time is the budget over this)",
             ),
             (
                 "seed000",
@@ -112,7 +112,9 @@ const BENCH: &[(&str, &str, u32)] = &[
 ];
 
 fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, TextError> {
-    spec.allow(&["width", "vct", "depth", "hash"])?;
+    spec.allow(&[
+        "width", "vct", "depth", "hash", "defence", "lmr", "eval", "tm", "hist", "vcts",
+    ])?;
     let mut config = Config::default();
     if let Some(w) = spec.number::<usize>("width")? {
         config.width = w.max(1);
@@ -122,6 +124,24 @@ fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, Text
     }
     if let Some(d) = spec.number::<u32>("depth")? {
         config.depth = d.max(1);
+    }
+    if let Some(w) = spec.number::<i32>("defence")? {
+        config.defence = w.clamp(0, 400);
+    }
+    if let Some(n) = spec.number::<usize>("lmr")? {
+        config.lmr_from = n.max(1);
+    }
+    if let Some(v) = spec.number::<u32>("vcts")? {
+        config.vct_share = v.clamp(2, 20);
+    }
+    if let Some(v) = spec.number::<u8>("hist")? {
+        config.history = v != 0;
+    }
+    if let Some(v) = spec.number::<u8>("tm")? {
+        config.time_use = v != 0;
+    }
+    if let Some(v) = spec.number::<u8>("eval")? {
+        config.eval = v.min(2);
     }
     if let Some(mb) = spec.number::<usize>("hash")? {
         config.tt_entries = (mb.clamp(1, 4096) << 20) / 24;

@@ -4,11 +4,12 @@
 //! of the stones, ordered by the incremental point values.
 
 use super::board::EngineBoard;
-use super::pattern::Threat;
+use super::pattern::{PATTERN_VALUE, Pattern, THREAT_VALUE, Threat};
 use super::threat::{ThreatSearch, collect, fives};
 use crate::alphabeta::{MATE, to_score};
 use crate::player::{Deadline, Info, Limits, StopFlag};
 use boyi_core::{Point, Side};
+use boyi_games::gomoku::Variant;
 use std::time::{Duration, Instant};
 
 const INF: i32 = MATE + 1;
@@ -21,6 +22,10 @@ const AVOID_TRIES: usize = 12;
 /// Node budgets of each VCF and VCT check of a root move against the opponent's threats.
 const AVOID_VCF_NODES: u64 = 20_000;
 const AVOID_VCT_NODES: u64 = 40_000;
+/// History counts are capped; their ordering bonus is the count over the scale, capped.
+const HISTORY_MAX: i32 = 1 << 20;
+const HISTORY_SCALE: i32 = 4;
+const HISTORY_BONUS: i32 = 400;
 
 #[derive(Debug, Clone, Copy, Default)]
 struct TtEntry {
@@ -43,6 +48,22 @@ pub struct Config {
     pub vct: bool,
     /// Default depth when the limits give neither depth, nodes nor time.
     pub depth: u32,
+    /// Weight of the opponent's potential in the static value, in percent of the side to
+    /// move's (below 100: the side to move's next stone counts for something).
+    pub defence: i32,
+    /// Moves searched at full depth before the late ones are reduced.
+    pub lmr_from: usize,
+    /// The quiet leaf's evaluation: 0 the point values summed (threat bonuses included) with
+    /// fixed bonuses for threes and four-threes; 1 the same with the side to move's
+    /// initiative (`initiative`); 2 line values summed and the threats judged by who moves
+    /// (`threat_balance`).
+    pub eval: u8,
+    /// Whether the main search uses more of the time (see `out_of_time`).
+    pub time_use: bool,
+    /// Whether moves are ordered by their cut-offs (`order_by_history`).
+    pub history: bool,
+    /// The root VCT may take the time budget over this.
+    pub vct_share: u32,
 }
 
 impl Default for Config {
@@ -52,6 +73,12 @@ impl Default for Config {
             width: 18,
             vct: true,
             depth: 8,
+            defence: 100,
+            lmr_from: 6,
+            eval: 2,
+            time_use: true,
+            history: false,
+            vct_share: 5,
         }
     }
 }
@@ -77,6 +104,8 @@ pub struct Engine {
     killers: [[usize; 2]; MAX_PLY],
     pv_table: Vec<Vec<usize>>,
     scratch: Vec<usize>,
+    /// Cut-off counts per side and point (weighted by depth²), halved at each search.
+    history: Vec<[i32; 2]>,
 }
 
 impl Engine {
@@ -92,11 +121,13 @@ impl Engine {
             killers: [[0; 2]; MAX_PLY],
             pv_table: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             scratch: Vec::with_capacity(64),
+            history: Vec::new(),
         }
     }
 
     pub fn clear(&mut self) {
         self.tt.iter_mut().for_each(|e| *e = TtEntry::default());
+        self.history.clear();
     }
 
     /// Searches the position of `b` within `limits`, reporting each finished iteration.
@@ -108,18 +139,40 @@ impl Engine {
         info: &mut dyn FnMut(&EngineBoard, &Found),
     ) -> Option<Found> {
         let me = b.side();
-        let deadline = Deadline::new(limits, me, stop);
         let budget = limits.time_budget(me);
         let started = Instant::now();
         self.nodes = 0;
         self.aborted = false;
         self.killers = [[0; 2]; MAX_PLY];
+        let cells = b.points.last().map_or(0, |&i| i + 1);
+        self.history.resize(cells, [0; 2]);
+        self.history.iter_mut().flatten().for_each(|h| *h /= 2);
         let mut root = self.root_moves(b);
         let first = *root.first()?;
         if let Some(found) = self.threat_first(b, budget, limits, started) {
             info(b, &found);
             return Some(found);
         }
+        // Whether the opponent would win by threats were we to pass: then the chosen move
+        // must be checked against that attack (`avoid_threat_loss`), and the main search
+        // leaves part of the time for it (a quarter, half with `tm=0`), so a loaded machine
+        // does not skip the check.
+        let threatened = self.opponent_wins_after(b, None, budget.map(|t| Instant::now() + t / 4));
+        let attack = self.threats.line.first().copied();
+        let full = budget;
+        // The main search's share of the budget when the check must follow it (in eighths).
+        let share = if self.config.time_use { 6 } else { 4 };
+        let (limits, budget) = match budget {
+            Some(t) if threatened => {
+                let mut part = limits.clone();
+                part.clock = None;
+                part.movetime = Some(t * share / 8);
+                (part, Some(t * share / 8))
+            }
+            _ => (limits.clone(), budget),
+        };
+        let limits = &limits;
+        let deadline = Deadline::new(limits, me, stop);
         let max_depth = match (limits.depth, limits.infinite, budget, limits.nodes) {
             (Some(d), _, _, _) => d,
             (None, true, _, _) | (None, _, Some(_), _) | (None, _, _, Some(_)) => 60,
@@ -172,35 +225,52 @@ impl Engine {
             best.nodes = self.nodes;
             info(b, &best);
             let spent = started.elapsed();
-            let out_of_time = budget.is_some_and(|t| spent * 2 > t) && depth >= MIN_DEPTH;
+            let out_of_time = self.out_of_time(spent, budget, full) && depth >= MIN_DEPTH;
             if self.aborted || v.abs() > WIN_BOUND || out_of_time {
                 break;
             }
         }
         self.deadline = None;
-        if best.value.abs() <= WIN_BOUND {
-            let until = budget.map(|t| started + t * 3 / 2);
-            self.avoid_threat_loss(b, &root, &mut best, until);
+        if threatened && best.value.abs() <= WIN_BOUND {
+            // Up to the whole budget (twice the main search's) and half as much again, and
+            // at least the main search's share from now.
+            let until = budget.map(|t| (started + t * 3).max(Instant::now() + t));
+            self.avoid_threat_loss(b, &root, attack, &mut best, until);
         }
         Some(best)
     }
 
-    /// A shallow search can miss an opponent's win by fours and threes (a VCF or VCT). If the
-    /// opponent has one were we to pass, the chosen move is checked, and if it does not stop
-    /// the attack other root moves are tried (`defence_order`) until one does; the
+    /// Whether no further iteration is started after `spent`: with `time_use`, once 55% of
+    /// the full budget is gone (an iteration cut short still counts once its first move is
+    /// searched, so a late start is not wasted), and by the main search's deadline;
+    /// otherwise once half of the main search's share is gone.
+    fn out_of_time(
+        &self,
+        spent: Duration,
+        budget: Option<Duration>,
+        full: Option<Duration>,
+    ) -> bool {
+        if self.config.time_use {
+            full.is_some_and(|t| spent * 20 > t * 11) || budget.is_some_and(|t| spent > t)
+        } else {
+            budget.is_some_and(|t| spent * 2 > t)
+        }
+    }
+
+    /// A shallow search can miss an opponent's win by fours and threes (a VCF or VCT). When
+    /// the opponent has one were we to pass, the chosen move is checked, and if it does not
+    /// stop the attack other root moves are tried (`defence_order`) until one does; the
     /// replacement keeps the search's value. Without a threat after a pass, no stone of ours
     /// can give the opponent one, so nothing is checked.
     fn avoid_threat_loss(
         &mut self,
         b: &mut EngineBoard,
         root: &[usize],
+        attack: Option<usize>,
         best: &mut Found,
         until: Option<Instant>,
     ) {
-        if !self.opponent_wins_after(b, None, until) {
-            return;
-        }
-        let order = self.defence_order(b, root, best.best);
+        let order = self.defence_order(b, root, attack, best.best);
         // A move whose check ran out of budget is not known to lose: kept when nothing is
         // known to hold, rather than a move known to lose.
         let mut pick = None;
@@ -231,12 +301,17 @@ impl Engine {
     /// Root moves in the order they are tried as defences: the chosen move, the first move
     /// of the opponent's attack, the opponent's three and four points (its best first), then
     /// the other root moves.
-    fn defence_order(&mut self, b: &mut EngineBoard, root: &[usize], chosen: usize) -> Vec<usize> {
+    fn defence_order(
+        &mut self,
+        b: &mut EngineBoard,
+        root: &[usize],
+        attack: Option<usize>,
+        chosen: usize,
+    ) -> Vec<usize> {
         let opp = !b.side();
         let mut points = Vec::new();
         collect(b, opp, Threat::Three, &mut points);
         points.sort_by_key(|&i| std::cmp::Reverse(b.value(i, opp)));
-        let attack = self.threats.line.first().copied();
         let mut order = Vec::with_capacity(root.len());
         let first = [chosen].into_iter().chain(attack).chain(points);
         for m in first.chain(root.iter().copied()) {
@@ -289,7 +364,7 @@ impl Engine {
         if !self.config.vct || limits.depth.is_some_and(|d| d < 4) {
             return None;
         }
-        self.threats.reset(150_000, share(5));
+        self.threats.reset(150_000, share(self.config.vct_share));
         let vct = self.threats.vct(b, 7, 10);
         self.nodes += self.threats.nodes;
         vct.then(|| self.threat_found(false))
@@ -449,6 +524,9 @@ impl Engine {
         // A single forced answer does not use up depth.
         let forced = moves.len() == 1;
         moves.truncate(if depth <= 0 { 8 } else { self.config.width });
+        if self.config.history && depth > 0 {
+            self.order_by_history(&mut moves, me);
+        }
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = moves[0].0;
@@ -462,10 +540,12 @@ impl Engine {
             let v = if n == 0 {
                 -self.negamax(b, child, ply + 1, -beta, -alpha)
             } else {
-                let reduce = if n >= 6 && depth >= 3 && !forced {
-                    1
-                } else {
+                let reduce = if forced || depth < 3 || n < self.config.lmr_from {
                     0
+                } else if n >= self.config.lmr_from * 3 && depth >= 4 {
+                    2
+                } else {
+                    1
                 };
                 let mut v = -self.negamax(b, child - reduce, ply + 1, -alpha - 1, -alpha);
                 if v > alpha && !self.aborted {
@@ -489,6 +569,10 @@ impl Engine {
                 if !self.killers[ply].contains(&m) {
                     self.killers[ply] = [m, self.killers[ply][0]];
                 }
+                if depth > 0 && m < self.history.len() {
+                    let h = &mut self.history[m][me.index()];
+                    *h = (*h + depth * depth).min(HISTORY_MAX);
+                }
                 break;
             }
         }
@@ -509,8 +593,20 @@ impl Engine {
                 flag,
             };
         }
-        let _ = me;
         best
+    }
+
+    /// Re-orders the moves kept after the width cut by their cut-offs elsewhere in the tree:
+    /// the static order chose which moves are searched, the history which come first. The
+    /// transposition-table move stays first.
+    fn order_by_history(&self, moves: &mut [(usize, i32)], me: Side) {
+        for mv in moves.iter_mut() {
+            if mv.1 != i32::MAX {
+                let h = self.history.get(mv.0).map_or(0, |h| h[me.index()]);
+                mv.1 = mv.1.saturating_add((h / HISTORY_SCALE).min(HISTORY_BONUS));
+            }
+        }
+        moves.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
     }
 
     /// Values decided by the threats on the board alone: a five to make, two fives to stop,
@@ -565,13 +661,26 @@ impl Engine {
                 return MATE - b.ply() as i32 - 8;
             }
         }
+        let sums = b.sums();
+        let (mine, theirs) = (sums[me.index()], sums[(!me).index()]);
+        if self.config.eval >= 2 {
+            let (mine, theirs) = (line_sum(b, me), line_sum(b, !me));
+            return mine - theirs * self.config.defence / 100 + threat_balance(b, me) + 40;
+        }
         let opp_threat = b.count_at_least(!me, Threat::FlexFour) > 0;
         let own = if b.count_at_least(me, Threat::FourThree) > 0 {
             400
         } else {
             0
         };
-        b.evaluate() + own - if opp_threat { 150 } else { 0 } + 40
+        let tempo = if self.config.eval == 1 {
+            initiative(b, me)
+        } else {
+            0
+        };
+        mine - theirs * self.config.defence / 100 + own - if opp_threat { 150 } else { 0 }
+            + 40
+            + tempo
     }
 
     /// Candidate moves with ordering scores: the answer to a five; against a threat of a
@@ -602,6 +711,98 @@ impl Engine {
         out.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
     }
 }
+
+/// Bonus of a quiet leaf for the side to move's initiative, from the threat classes alone.
+/// Moving first, a double three wins unless the opponent has a four to interrupt with (or
+/// must be answered: its own three); the opponent's double three only costs a tempo to stop.
+/// Black's double threes are forbidden in renju and not counted.
+fn initiative(b: &EngineBoard, me: Side) -> i32 {
+    let opp = !me;
+    let counts = |s: Side| {
+        let can_33 = !(s == Side::Black && b.rule() == Variant::Renju);
+        let d3 = can_33 && b.count(s, Threat::DoubleThree) > 0;
+        (d3, b.count_at_least(s, Threat::Four) > 0)
+    };
+    let (my_d3, my_four) = counts(me);
+    let (opp_d3, opp_four) = counts(opp);
+    let mut v = 0;
+    if my_d3 {
+        v += if opp_four { INIT_D3_CONTESTED } else { INIT_D3 };
+    }
+    if opp_d3 && !my_four {
+        v -= INIT_OPP_D3;
+    }
+    v
+}
+
+/// Σ of the line values of the empty points for `s`, without the threat-class bonuses (and
+/// without the five value of a point that completes a four on the board): what the threats
+/// are worth depends on who moves, which `threat_balance` judges.
+fn line_sum(b: &EngineBoard, s: Side) -> i32 {
+    let bonus: i32 = (Threat::DoubleThree as usize..=Threat::Five as usize)
+        .map(|t| i32::from(b.count_class(s, t)) * THREAT_VALUE[t])
+        .sum();
+    let fives = i32::from(b.count(s, Threat::Five)) * PATTERN_VALUE[Pattern::Five as usize];
+    b.sums()[s.index()] - bonus - fives
+}
+
+/// The threats on the board judged for the side to move `me` (no five to make, at most one
+/// to stop, no open three to make a straight four of unanswered: the search settles those).
+/// Moving first, a four-three or a double three wins unless the opponent can interrupt with
+/// fours; the opponent's threats cost a tempo to answer, and two of them one more.
+fn threat_balance(b: &EngineBoard, me: Side) -> i32 {
+    let opp = !me;
+    if b.count(opp, Threat::Five) > 0 {
+        // The block is forced: only the tempo is lost.
+        return -TB_BLOCK;
+    }
+    let can_33 = |s: Side| !(s == Side::Black && b.rule() == Variant::Renju);
+    let my_fours = b.count_at_least(me, Threat::Four) > 0;
+    let opp_fours = b.count_at_least(opp, Threat::Four) > 0;
+    let mut v = 0;
+    if b.count(me, Threat::FourThree) > 0 {
+        v += if opp_fours { TB_43_CONTESTED } else { TB_43 };
+    } else if can_33(me) && b.count(me, Threat::DoubleThree) > 0 {
+        v += if opp_fours { TB_33_CONTESTED } else { TB_33 };
+    }
+    v += i32::from(b.count(me, Threat::Four)).min(6) * TB_FOUR;
+    let opp_threes = b.count(opp, Threat::FlexFour);
+    let opp_43 = b.count(opp, Threat::FourThree);
+    let opp_33 = if can_33(opp) {
+        b.count(opp, Threat::DoubleThree)
+    } else {
+        0
+    };
+    if opp_threes > 0 {
+        v -= if my_fours {
+            TB_OPP_THREE / 2
+        } else {
+            TB_OPP_THREE
+        };
+    }
+    v -= match opp_43 + opp_33 {
+        0 => 0,
+        1 => TB_OPP_DOUBLE,
+        _ => TB_OPP_DOUBLES,
+    };
+    v - i32::from(b.count(opp, Threat::Four)).min(6) * TB_FOUR
+}
+
+/// Terms of `threat_balance`.
+const TB_BLOCK: i32 = 100;
+const TB_43: i32 = 2500;
+const TB_43_CONTESTED: i32 = 400;
+const TB_33: i32 = 1200;
+const TB_33_CONTESTED: i32 = 200;
+const TB_FOUR: i32 = 30;
+const TB_OPP_THREE: i32 = 300;
+const TB_OPP_DOUBLE: i32 = 150;
+const TB_OPP_DOUBLES: i32 = 500;
+
+/// Leaf bonuses of `initiative`.
+const INIT_D3: i32 = 600;
+const INIT_D3_CONTESTED: i32 = 150;
+const INIT_OPP_D3: i32 = 100;
 
 fn to_tt(v: i32, ply: i32) -> i32 {
     if v > WIN_BOUND {
@@ -651,5 +852,93 @@ pub fn opening(b: &EngineBoard) -> Option<Point> {
             p.offset(step(p.col), step(p.row), b.size())
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boyi_core::Game;
+    use boyi_games::gomoku::{Gomoku, Variant};
+
+    fn board(variant: Variant, moves: &str) -> EngineBoard {
+        let mut p = Gomoku::start(&variant, Some(15)).unwrap();
+        p.play_list(moves).unwrap();
+        EngineBoard::from_game(&p)
+    }
+
+    #[test]
+    fn a_double_three_to_move_is_initiative() {
+        // White to move can make two open threes at h8; black has no four to interrupt.
+        let mut b = board(Variant::Freestyle, "k13,f8,a1,g8,o1,h6,a15,h7,o15");
+        assert_eq!(initiative(&b, Side::White), INIT_D3);
+        // With black to move the double three is only a tempo to spend on stopping it.
+        b.pass();
+        assert_eq!(initiative(&b, Side::Black), -INIT_OPP_D3);
+    }
+
+    #[test]
+    fn black_double_threes_are_no_initiative_in_renju() {
+        let moves = "f8,k13,g8,a1,h6,o1,h7,a15";
+        assert_eq!(
+            initiative(&board(Variant::Freestyle, moves), Side::Black),
+            INIT_D3
+        );
+        assert_eq!(initiative(&board(Variant::Renju, moves), Side::Black), 0);
+    }
+
+    #[test]
+    fn threats_are_judged_by_who_moves() {
+        // White to move can make a four-free double three at h8: nearly a win. With black to
+        // move the same double three costs black a tempo to stop.
+        let mut b = board(Variant::Freestyle, "k13,f8,a1,g8,o1,h6,a15,h7,o15");
+        assert_eq!(threat_balance(&b, Side::White), TB_33);
+        b.pass();
+        assert_eq!(threat_balance(&b, Side::Black), -TB_OPP_DOUBLE);
+        // The line sums leave the threat bonuses out.
+        assert!(line_sum(&b, Side::White) < b.sums()[Side::White.index()]);
+        // Black's double three is forbidden in renju: worth nothing.
+        let moves = "f8,k13,g8,a1,h6,o1,h7,a15";
+        assert_eq!(
+            threat_balance(&board(Variant::Renju, moves), Side::Black),
+            0
+        );
+    }
+
+    #[test]
+    fn a_new_iteration_starts_until_most_of_the_time_is_spent() {
+        let ms = Duration::from_millis;
+        let mut e = Engine::new(Config {
+            tt_entries: 1 << 10,
+            ..Config::default()
+        });
+        let full = Some(ms(100));
+        // Not threatened: the main search has the whole budget.
+        assert!(!e.out_of_time(ms(50), full, full));
+        assert!(e.out_of_time(ms(60), full, full));
+        // Threatened: the main search has three quarters of it.
+        assert!(!e.out_of_time(ms(50), Some(ms(75)), full));
+        // The old rule stopped at half of the main search's share.
+        e.config.time_use = false;
+        assert!(e.out_of_time(ms(50), Some(ms(75)), full));
+        assert!(!e.out_of_time(ms(30), Some(ms(75)), full));
+    }
+
+    #[test]
+    fn history_orders_the_kept_moves_but_the_table_move_stays_first() {
+        let mut e = Engine::new(Config {
+            tt_entries: 1 << 10,
+            ..Config::default()
+        });
+        e.history = vec![[0; 2]; 8];
+        e.history[3][Side::Black.index()] = 4000;
+        let mut moves = vec![(5, i32::MAX), (2, 300), (3, 100), (4, 50)];
+        e.order_by_history(&mut moves, Side::Black);
+        let order: Vec<usize> = moves.iter().map(|m| m.0).collect();
+        assert_eq!(order, [5, 3, 2, 4]);
+        // White's history is its own.
+        let mut moves = vec![(2, 300), (3, 100)];
+        e.order_by_history(&mut moves, Side::White);
+        assert_eq!(moves[0].0, 2);
     }
 }

@@ -273,6 +273,41 @@ fn a_move_that_allows_a_vct_is_replaced_by_a_defence() {
 }
 
 #[test]
+fn a_forced_block_is_no_threat() {
+    // From a match against seed 001: white to move must block black's four at e5 and has a
+    // closed three (e4 f4 g4) elsewhere. The VCT counted the block as a threat and let black
+    // answer only on white's four points, so it claimed a win; black answered e3 and white
+    // had nothing.
+    let p = pos(
+        Variant::Freestyle,
+        "i8,i9,h9,k6,h8,g8,k7,h7,i6,f11,i7,i5,f9,g9,g10,h11,i11,g5,h5,g6,g7,k8,f6,g4,g3,e4,d3,\
+         f4,d4",
+    );
+    let mut b = EngineBoard::from_game(&p);
+    assert!(!wins_by_threats(&mut b, 200_000), "a threat win claimed");
+    b.play(b.index(pt("e5")));
+    b.play(b.index(pt("e3")));
+    assert!(!wins_by_threats(&mut b, 200_000));
+}
+
+#[test]
+fn a_short_threat_win_is_found_within_the_check_budget() {
+    // From a match against seed 001: after black's f11 white wins by threats from f6. The
+    // threat search went straight to its full depth and spent the budget of the engine's
+    // check on long attacks first, so the engine played f11 and lost.
+    let p = pos(
+        Variant::Freestyle,
+        "h11,e8,i7,d8,f8,e7,e6,e9,f10,f7,d9,h8,f11",
+    );
+    let mut b = EngineBoard::from_game(&p);
+    assert!(wins_by_threats(&mut b, 20_000));
+    assert_eq!(
+        solve(&p, Duration::from_secs(5)).expect("a win").line[0],
+        "f6"
+    );
+}
+
+#[test]
 fn a_pass_gives_the_turn_and_is_taken_back() {
     let p = pos(Variant::Renju, "h8,h9,i8");
     let mut b = EngineBoard::from_game(&p);
@@ -287,4 +322,32 @@ fn a_pass_gives_the_turn_and_is_taken_back() {
     b.undo();
     assert_eq!((b.hash(), b.side(), b.ply()), (hash, side, ply));
     assert!(b.consistent());
+}
+
+#[test]
+fn a_heap_of_blockable_threats_is_not_a_won_game() {
+    // From a match against seed 001, black to move. Summed point values, threat bonuses
+    // included, gave black +5042 at depth 6 along a line whose end white wins; black lost the
+    // game. Judging the threats by who moves keeps the value near level.
+    let p = pos(
+        Variant::Freestyle,
+        "i7,f7,e11,g9,k7,j7,k8,k9,l8,j6,j8,i8,f11,m8,l6,m5,h11,g11,l7,l5,k6,h10,m6,n5",
+    );
+    let value = |eval: u8| {
+        let mut s = Strong::new(Config {
+            tt_entries: 1 << 16,
+            eval,
+            ..Config::default()
+        });
+        let limits = Limits::depth(6);
+        s.think(&p, &limits, &StopFlag::new(), &mut |_| {})
+            .unwrap()
+            .1
+    };
+    assert!(
+        value(0) > 2000,
+        "the old evaluation no longer misjudges this"
+    );
+    let v = value(2);
+    assert!(v.abs() < 600, "value {v}");
 }

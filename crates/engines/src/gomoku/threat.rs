@@ -226,11 +226,21 @@ impl ThreatSearch {
     /// Whether the side to move wins by fours and threes within `depth` attacking moves
     /// (with VCF of up to `vcf_depth` fours tried at every attacking node). On success
     /// `line` starts with the first attacking move.
+    /// The depth grows one threat at a time, so a short win is found before the budget
+    /// goes into the wide trees of long attacks (failures are remembered between rounds).
     pub fn vct(&mut self, b: &mut EngineBoard, depth: u32, vcf_depth: u32) -> bool {
+        for d in 1..=depth {
+            self.line.clear();
+            if self.vct_attack(b, d, vcf_depth) {
+                self.line.truncate(1);
+                return true;
+            }
+            if self.aborted {
+                break;
+            }
+        }
         self.line.clear();
-        let won = self.vct_attack(b, depth, vcf_depth);
-        self.line.truncate(1);
-        won
+        false
     }
 
     fn vct_attack(&mut self, b: &mut EngineBoard, depth: u32, vcf_depth: u32) -> bool {
@@ -321,6 +331,14 @@ impl ThreatSearch {
             return true;
         }
         if moves.is_empty() {
+            // Without a point making a straight four (or two fours) the attacker threatens
+            // nothing that forces an answer: the defender has a free move, and no list of
+            // answers covers that (after a forced block, a four point elsewhere is no threat).
+            collect(b, attacker, Threat::FlexFour, &mut moves);
+            if moves.is_empty() {
+                self.pool.push(moves);
+                return false;
+            }
             // Points that stop the attacker's threes, then the defender's own fours.
             collect(b, attacker, Threat::Four, &mut moves);
             let mut counter = self.buffer();
@@ -331,11 +349,6 @@ impl ThreatSearch {
                 }
             }
             self.pool.push(counter);
-            if moves.is_empty() {
-                // The attacker's threat was no threat at all.
-                self.pool.push(moves);
-                return false;
-            }
         }
         let mark = self.line.len();
         let mut all_lose = true;

@@ -1,0 +1,381 @@
+//! Threat-space search: whether the side to move wins by a sequence of turns that each leave
+//! threats two stones must answer (double threats), ending in threats two stones cannot
+//! answer. The defender's replies to a double threat are exactly the pairs that hit every
+//! threat window, so a win found is a proof (the defender cannot win first: it has no threat
+//! window when the attacker moves, and the attacker's stones never give it one). Single
+//! threats (one stone blocks them, the other is free) are tried only with `single_free`
+//! free stones for the defender (its best points among those where the attacker could make
+//! further threats), which makes a found win likely rather than proven: the engine uses that
+//! form only to judge danger.
+
+use super::board::Board6;
+use super::search::{Gap, Gaps, Pair, gaps_blockable, pair, share_window, single_score};
+use boyi_core::Side;
+use std::time::Instant;
+
+/// Points kept of a win's lines.
+const ZONE_MAX: usize = 40;
+/// Entries of the table of positions already judged (a power of two).
+const MEMO: usize = 1 << 14;
+/// The ordering score of a turn that leaves threats no pair of stones answers.
+const WINS: i32 = i32::MAX;
+
+/// A position judged: the attacker (to move) wins within `turns`, or not within `turns`.
+#[derive(Clone, Copy, Default)]
+struct Memo {
+    key: u64,
+    turns: u32,
+    won: bool,
+}
+
+pub struct Tss {
+    /// Nodes (attacker turns tried) left in the current search.
+    budget: u64,
+    pub nodes: u64,
+    /// Free stones the defender may try after a single threat (0: double threats only).
+    pub single_free: usize,
+    /// The attacker's first turn of the last win found.
+    pub first: Option<Pair>,
+    /// Points of the last win's main line (attacker turns and the blocks between them).
+    pub zone: Vec<u16>,
+    /// A time after which every search gives up (fails).
+    pub until: Option<Instant>,
+    cands: Vec<(u16, u16)>,
+    /// Positions judged, one table for double threats only and one with single threats.
+    memo: [Vec<Memo>; 2],
+}
+
+impl Tss {
+    pub fn new(single_free: usize) -> Tss {
+        Tss {
+            budget: 0,
+            nodes: 0,
+            single_free,
+            first: None,
+            zone: Vec::new(),
+            until: None,
+            cands: Vec::with_capacity(256),
+            memo: [vec![Memo::default(); MEMO], vec![Memo::default(); MEMO]],
+        }
+    }
+
+    /// Whether the side to move wins by threats within `turns` own turns, trying at most
+    /// `budget` attacker turns. On a win `first` and `zone` describe it.
+    pub fn wins(&mut self, b: &mut Board6, turns: u32, budget: u64) -> bool {
+        self.budget = budget;
+        self.first = None;
+        self.zone.clear();
+        self.attack(b, turns, 0)
+    }
+
+    /// [`Self::wins`] without `first` and `zone`, so a position judged before is answered
+    /// from the table.
+    pub fn wins_quick(&mut self, b: &mut Board6, turns: u32, budget: u64) -> bool {
+        self.budget = budget;
+        self.attack(b, turns, 1)
+    }
+
+    /// Forgets the positions judged.
+    pub fn clear(&mut self) {
+        for table in &mut self.memo {
+            table.iter_mut().for_each(|e| *e = Memo::default());
+        }
+    }
+
+    fn attack(&mut self, b: &mut Board6, turns: u32, ply: usize) -> bool {
+        let me = b.side();
+        if b.threats(me) > 0 {
+            return true;
+        }
+        if b.threats(!me) > 0 || turns == 0 || self.budget == 0 {
+            return false;
+        }
+        if self.until.is_some_and(|t| Instant::now() >= t) {
+            self.budget = 0;
+            return false;
+        }
+        let key = b.hash();
+        let slot = key as usize & (MEMO - 1);
+        let table = usize::from(self.single_free > 0);
+        let e = self.memo[table][slot];
+        if e.key == key && (e.won && e.turns <= turns || !e.won && e.turns >= turns) && ply > 0 {
+            return e.won;
+        }
+        let moves = self.threat_turns(b, me);
+        // A turn no pair of stones can answer first: it needs no search.
+        let mut won = moves.iter().copied().find(|m| m.score == WINS);
+        if won.is_none() && turns > 1 {
+            let full = self.budget;
+            for &m in &moves {
+                if self.budget == 0 {
+                    break;
+                }
+                self.budget -= 1;
+                self.nodes += 1;
+                let (a, c) = (m.a as usize, m.b as usize);
+                b.play(a, Some(c));
+                let gaps = Gaps::through(b, me, &[a, c]);
+                let w = self.defend(b, &gaps, turns, ply);
+                b.undo();
+                if w {
+                    won = Some(m);
+                    break;
+                }
+            }
+            // A search cut short by the budget proves nothing.
+            if won.is_none() && self.budget == 0 && full > 0 {
+                return false;
+            }
+        }
+        self.memo[table][slot] = Memo {
+            key,
+            turns,
+            won: won.is_some(),
+        };
+        let Some(m) = won else {
+            return false;
+        };
+        if ply == 0 {
+            self.first = Some(m);
+        }
+        self.mark(&[m.a, m.b]);
+        true
+    }
+
+    /// Whether every reply of the defender (to move) to the attacker's threats `gaps` loses.
+    fn defend(&mut self, b: &mut Board6, gaps: &Gaps, turns: u32, ply: usize) -> bool {
+        let mut replies = Vec::new();
+        let single = blocking_replies(gaps, &mut replies);
+        if single {
+            if self.single_free == 0 {
+                return false;
+            }
+            add_free_stones(b, &mut replies, self.single_free);
+        }
+        let mark = self.zone.len();
+        for &(x, y) in &replies {
+            b.play(x as usize, (y != x).then_some(y as usize));
+            let won = self.attack(b, turns - 1, ply + 1);
+            b.undo();
+            if !won {
+                self.zone.truncate(mark);
+                return false;
+            }
+        }
+        let blocks: Vec<u16> = replies.iter().flat_map(|&(x, y)| [x, y]).take(8).collect();
+        self.mark(&blocks);
+        true
+    }
+
+    /// Adds points to the zone (once each, up to its bound).
+    fn mark(&mut self, points: &[u16]) {
+        for &p in points {
+            if self.zone.len() < ZONE_MAX && !self.zone.contains(&p) {
+                self.zone.push(p);
+            }
+        }
+    }
+
+    /// The attacker's threat-making turns (see [`threat_candidates`]); turns no pair of
+    /// stones answers first, then those that need both of the defender's stones, then by
+    /// threats made.
+    fn threat_turns(&mut self, b: &Board6, me: Side) -> Vec<Pair> {
+        threat_candidates(b, me, &mut self.cands);
+        let live = LiveWindows::of(b, me);
+        let mut out = Vec::with_capacity(self.cands.len());
+        for &(a, c) in &self.cands {
+            let gaps = live.after_pair(b, me, a, c);
+            if gaps.is_empty() {
+                continue;
+            }
+            let needs_two = !single_blockable(&gaps);
+            if !needs_two && self.single_free == 0 {
+                continue;
+            }
+            let score = if !gaps_blockable(&gaps) {
+                WINS
+            } else {
+                let made = gaps.iter().count() as i32;
+                1000 * i32::from(needs_two) + made
+            };
+            out.push(pair(a as usize, Some(c as usize), score));
+        }
+        out.sort_by_key(|p| std::cmp::Reverse(p.score));
+        out
+    }
+}
+
+/// Point pairs that make a threat for `me`: two empty points of an own window with two or
+/// three stones (and none of the opponent's), or one empty point in each of two own windows
+/// with three stones (two threats at once).
+pub fn threat_candidates(b: &Board6, me: Side, cands: &mut Vec<(u16, u16)>) {
+    cands.clear();
+    let mut threes: Vec<u16> = Vec::new();
+    let m = me.index();
+    for w in 0..b.window_count() as u32 {
+        let c = b.counts(w);
+        if c[1 - m] != 0 || !(2..=3).contains(&c[m]) {
+            continue;
+        }
+        let mut empty = [0u16; 6];
+        let mut n = 0;
+        for &p in b.window_cells(w) {
+            if b.is_empty(p as usize) {
+                empty[n] = p;
+                n += 1;
+            }
+        }
+        for i in 0..n {
+            for j in i + 1..n {
+                cands.push((empty[i].min(empty[j]), empty[i].max(empty[j])));
+            }
+        }
+        if c[m] == 3 {
+            threes.extend_from_slice(&empty[..n]);
+        }
+    }
+    threes.sort_unstable();
+    threes.dedup();
+    for i in 0..threes.len() {
+        for j in i + 1..threes.len() {
+            cands.push((threes[i], threes[j]));
+        }
+    }
+    cands.sort_unstable();
+    cands.dedup();
+}
+
+/// The windows of one side that two more stones can turn into threats (two or three of its
+/// stones, none of the other side's), listed by their empty points.
+struct LiveWindows {
+    /// (point, window), sorted by point.
+    by_point: Vec<(u16, u32)>,
+}
+
+impl LiveWindows {
+    fn of(b: &Board6, s: Side) -> LiveWindows {
+        let m = s.index();
+        let mut by_point = Vec::new();
+        for w in 0..b.window_count() as u32 {
+            let c = b.counts(w);
+            if c[1 - m] == 0 && c[m] >= 2 {
+                for &p in b.window_cells(w) {
+                    if b.is_empty(p as usize) {
+                        by_point.push((p, w));
+                    }
+                }
+            }
+        }
+        by_point.sort_unstable();
+        LiveWindows { by_point }
+    }
+
+    fn through(&self, p: u16) -> impl Iterator<Item = u32> + '_ {
+        let from = self.by_point.partition_point(|&(q, _)| q < p);
+        self.by_point[from..]
+            .iter()
+            .take_while(move |&&(q, _)| q == p)
+            .map(|&(_, w)| w)
+    }
+
+    /// The gaps of the threat windows `s` would have after playing `a` and `c`, without
+    /// playing them.
+    fn after_pair(&self, b: &Board6, s: Side, a: u16, c: u16) -> Gaps {
+        let m = s.index();
+        let shared = share_window(b, a as usize, c as usize);
+        let mut g = Gaps::empty();
+        for w in self.through(a) {
+            let both = shared && b.window_cells(w).contains(&c);
+            if b.counts(w)[m] + 1 + u8::from(both) >= 4 {
+                g.push(Gap::of_window(b, w, a, c));
+            }
+        }
+        for w in self.through(c) {
+            // Windows through both points were seen from `a`.
+            if b.counts(w)[m] == 3 && !(shared && b.window_cells(w).contains(&a)) {
+                g.push(Gap::of_window(b, w, a, c));
+            }
+        }
+        g
+    }
+}
+
+/// Whether one stone hits every window of `gaps`.
+pub fn single_blockable(gaps: &Gaps) -> bool {
+    let Some(first) = gaps.iter().next() else {
+        return true;
+    };
+    first
+        .cells()
+        .iter()
+        .any(|&a| gaps.iter().all(|w| w.contains(a)))
+}
+
+/// The pairs that hit every window of `gaps` (a pair `(x, x)` is one stone that hits them
+/// all, whose partner is free). Returns whether one stone suffices.
+fn blocking_replies(gaps: &Gaps, out: &mut Vec<(u16, u16)>) -> bool {
+    out.clear();
+    let mut single = false;
+    for (n, g) in gaps.iter().enumerate() {
+        for &a in g.cells() {
+            if gaps.iter().take(n).any(|h| h.contains(a)) {
+                continue;
+            }
+            let Some(rest) = gaps.iter().find(|w| !w.contains(a)) else {
+                out.push((a, a));
+                single = true;
+                continue;
+            };
+            for &c in rest.cells() {
+                if c != a && gaps.iter().all(|w| w.contains(a) || w.contains(c)) {
+                    out.push((a.min(c), a.max(c)));
+                }
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    single
+}
+
+/// Gives each one-stone block (`(x, x)`) the defender's `k` best free stones instead, from
+/// the points where the attacker (who just moved) can make further threats.
+fn add_free_stones(b: &Board6, replies: &mut Vec<(u16, u16)>, k: usize) {
+    let def = b.side();
+    let att = (!def).index();
+    let mut points: Vec<u16> = Vec::new();
+    for w in 0..b.window_count() as u32 {
+        let c = b.counts(w);
+        if c[1 - att] == 0 && (2..=3).contains(&c[att]) {
+            points.extend(
+                b.window_cells(w)
+                    .iter()
+                    .filter(|&&p| b.is_empty(p as usize)),
+            );
+        }
+    }
+    points.sort_unstable();
+    points.dedup();
+    let mut ranked: Vec<(u16, i32)> = points
+        .into_iter()
+        .map(|p| (p, single_score(b, p as usize, def)))
+        .collect();
+    ranked.sort_unstable_by_key(|&(p, s)| (std::cmp::Reverse(s), p));
+    let mut extra = Vec::new();
+    for &(x, y) in replies.iter() {
+        if x != y {
+            extra.push((x, y));
+            continue;
+        }
+        for &(p, _) in ranked.iter().filter(|&&(p, _)| p != x).take(k) {
+            extra.push((x.min(p), x.max(p)));
+        }
+        if ranked.iter().all(|&(p, _)| p == x) {
+            // Nothing else to spoil: any stone does.
+            extra.push((x, x));
+        }
+    }
+    extra.sort_unstable();
+    extra.dedup();
+    *replies = extra;
+}
