@@ -3,8 +3,9 @@
 //! Every measure is taken relative to the bare wood around the point (sampled at the centres
 //! of the neighbouring cells, which no stone covers), so lighting gradients, glare and wood
 //! colour cancel out. Three measures decide: brightness relative to the wood (black stones are
-//! far darker), colourfulness relative to the wood (stones are grey, wood is yellow-brown),
-//! and whether the two grid lines are visible crossing at the point (stones hide them).
+//! far darker), how unlike the wood's colour the point is (stones are grey, or tinted another
+//! hue, while wood is yellow-brown), and whether the two grid lines are visible crossing at
+//! the point (stones hide them).
 
 use crate::Stone;
 use crate::homography::GridMap;
@@ -20,7 +21,8 @@ pub struct Features {
     /// luma: a glare spot adds light to stone and wood alike, so a black stone under it
     /// stays far darker than its wood while its ratio to the wood drifts up.
     pub contrast: f64,
-    /// Chroma of the point over chroma of the nearby wood.
+    /// How unlike the nearby wood's colour the point's is (see [`colour_unlike`]): about 0
+    /// on wood, about 1 on a grey stone, more on a stone tinted away from the wood's hue.
     pub colour: f64,
     /// How much darker the grid lines are than the wood beside them, relative to the wood.
     pub lines: f64,
@@ -31,16 +33,26 @@ fn median(v: &mut [f32]) -> f32 {
     *v.select_nth_unstable_by(k, f32::total_cmp).1
 }
 
-/// Median luma and chroma over grid-coordinate offsets around `(c, r)`.
-fn patch(img: &RgbImage, h: &GridMap, c: f64, r: f64, offsets: &[(f64, f64)]) -> (f32, f32) {
-    let (mut l, mut ch): (Vec<f32>, Vec<f32>) = offsets
-        .iter()
-        .map(|&(dx, dy)| {
-            let (x, y) = h.apply(c + dx, r + dy);
-            sample_rgb(img, x, y)
-        })
-        .unzip();
-    (median(&mut l), median(&mut ch))
+/// Luma and opponent-colour vector (see [`sample_rgb`]) of a patch.
+type Colour = (f32, [f32; 2]);
+
+/// Median luma and colour vector over grid-coordinate offsets around `(c, r)`.
+fn patch(img: &RgbImage, h: &GridMap, c: f64, r: f64, offsets: &[(f64, f64)]) -> Colour {
+    median_colour(offsets.iter().map(|&(dx, dy)| {
+        let (x, y) = h.apply(c + dx, r + dy);
+        sample_rgb(img, x, y)
+    }))
+}
+
+/// Component-wise median of colours.
+fn median_colour(samples: impl Iterator<Item = Colour>) -> Colour {
+    let (mut l, mut a, mut b) = (Vec::new(), Vec::new(), Vec::new());
+    for (luma, [ca, cb]) in samples {
+        l.push(luma);
+        a.push(ca);
+        b.push(cb);
+    }
+    (median(&mut l), [median(&mut a), median(&mut b)])
 }
 
 fn disc(radius: f64, step: f64) -> Vec<(f64, f64)> {
@@ -62,7 +74,7 @@ pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
     let body = disc(0.26, 0.065);
     let spot = disc(0.08, 0.04);
     // Bare wood at every cell centre.
-    let cells: Vec<(f32, f32)> = (0..(n - 1) * (n - 1))
+    let cells: Vec<Colour> = (0..(n - 1) * (n - 1))
         .map(|k| {
             let (c, r) = ((k % (n - 1)) as f64 + 0.5, (k / (n - 1)) as f64 + 0.5);
             patch(img, h, c, r, &spot)
@@ -95,12 +107,20 @@ pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
             let (wl, wc) = wood_near(&cells, n, c, r);
             let (cf, rf) = (c as f64, r as f64);
             let (l, ch) = patch(img, h, cf, rf, &body);
-            let (l_on, _) = patch(img, h, cf, rf, &on);
-            let (l_off, _) = patch(img, h, cf, rf, &off);
+            // On the edge lines, only the samples over the board: beyond the outer lines
+            // no line runs, and there the line samples would see bare wood.
+            let m = (n - 1) as f64;
+            let over_board = |&&(dx, dy): &&(f64, f64)| {
+                (-0.15..=m + 0.15).contains(&(cf + dx)) && (-0.15..=m + 0.15).contains(&(rf + dy))
+            };
+            let on_here: Vec<(f64, f64)> = on.iter().filter(over_board).copied().collect();
+            let off_here: Vec<(f64, f64)> = off.iter().filter(over_board).copied().collect();
+            let (l_on, _) = patch(img, h, cf, rf, &on_here);
+            let (l_off, _) = patch(img, h, cf, rf, &off_here);
             out.push(Features {
                 brightness: (l / wl.max(1.0)) as f64,
                 contrast: ((wl - l) / typical) as f64,
-                colour: (ch / wc.max(6.0)) as f64,
+                colour: colour_unlike(ch, wc),
                 lines: ((l_off - l_on) / wl.max(1.0)) as f64,
             });
         }
@@ -108,28 +128,42 @@ pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
     out
 }
 
-/// Median wood luma and chroma of the cell centres within 1.6 steps of intersection `(c, r)`.
-fn wood_near(cells: &[(f32, f32)], n: usize, c: usize, r: usize) -> (f32, f32) {
-    let mut l = Vec::with_capacity(12);
-    let mut ch = Vec::with_capacity(12);
+/// How unlike the wood's colour `wood` a point's colour `point` is (opponent-colour vectors,
+/// see [`sample_rgb`]): one less the ratio of their colourfulness while the hues are within
+/// a right angle (0 on wood, 1 on a grey stone; a glare spot pales wood and stone alike, so
+/// only the ratio counts), and more than 1 when the hue is further off (a bluish glass stone
+/// on yellow wood), growing with the point's colourfulness.
+fn colour_unlike(point: [f32; 2], wood: [f32; 2]) -> f64 {
+    let w = wood[0].hypot(wood[1]).max(6.0);
+    let p = point[0].hypot(point[1]);
+    let ratio = (p / w) as f64;
+    let cos = ((point[0] * wood[0] + point[1] * wood[1]) / (p * w).max(1e-6)) as f64;
+    if cos >= 0.0 || p < 6.0 {
+        (1.0 - ratio).max(0.0)
+    } else {
+        1.0 - cos * ratio
+    }
+}
+
+/// Median wood colour of the cell centres within 1.6 steps of intersection `(c, r)`.
+fn wood_near(cells: &[Colour], n: usize, c: usize, r: usize) -> Colour {
+    let mut near = Vec::with_capacity(12);
     for cr in r.saturating_sub(2)..(r + 2).min(n - 1) {
         for cc in c.saturating_sub(2)..(c + 2).min(n - 1) {
             let dx = cc as f64 + 0.5 - c as f64;
             let dy = cr as f64 + 0.5 - r as f64;
             if dx * dx + dy * dy <= 1.6 * 1.6 {
-                let v = cells[cr * (n - 1) + cc];
-                l.push(v.0);
-                ch.push(v.1);
+                near.push(cells[cr * (n - 1) + cc]);
             }
         }
     }
-    (median(&mut l), median(&mut ch))
+    median_colour(near.into_iter())
 }
 
-/// Whether a point holds a stone: a signed margin, positive for a stone. Stones are grey
-/// (wood is coloured) and hide the grid lines; very dark points are stones whatever the wood.
+/// Whether a point holds a stone: a signed margin, positive for a stone. Stones are unlike
+/// the wood in colour and hide the grid lines; very dark points are stones whatever the wood.
 fn stone_margin(f: &Features) -> f64 {
-    let grey = (0.5 - f.colour) / 0.1;
+    let grey = (f.colour - 0.5) / 0.1;
     let hidden = (0.06 - f.lines) / 0.04;
     let dark = (0.5 - f.brightness) / 0.05;
     (grey + hidden).max(dark)
@@ -180,4 +214,50 @@ pub fn decide_all(features: &[Features]) -> Vec<(Stone, f64)> {
             (stone, confidence(m.min(c.abs())))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::homography::{Homography, Lens};
+    use image::Rgb;
+
+    /// A 5×5 grid drawn on yellow-brown wood, 20 pixels a step, with one disc of `stone`'s
+    /// colour on the middle point.
+    fn board_with(stone: [u8; 3]) -> (RgbImage, GridMap) {
+        let mut img = RgbImage::from_pixel(120, 120, Rgb([200, 160, 100]));
+        for (x, y, p) in img.enumerate_pixels_mut() {
+            let (gx, gy) = (
+                (x as i32 - 20).rem_euclid(20),
+                (y as i32 - 20).rem_euclid(20),
+            );
+            let on_grid = (20..=100).contains(&x) && (20..=100).contains(&y);
+            if on_grid && (gx == 0 || gy == 0) {
+                *p = Rgb([60, 40, 20]);
+            }
+            let (dx, dy) = (x as f64 - 60.0, y as f64 - 60.0);
+            if dx.hypot(dy) < 9.0 {
+                *p = Rgb(stone);
+            }
+        }
+        let h = Homography(nalgebra::Matrix3::new(
+            20.0, 0.0, 20.0, 0.0, 20.0, 20.0, 0.0, 0.0, 1.0,
+        ));
+        let lens = Lens::none(120.0, 120.0);
+        (img, GridMap { h, lens })
+    }
+
+    fn middle(stone: [u8; 3]) -> (Stone, Stone) {
+        let (img, map) = board_with(stone);
+        let read = decide_all(&measure(&img, &map, 5));
+        (read[12].0, read[0].0)
+    }
+
+    #[test]
+    fn grey_and_tinted_stones_are_stones_and_bare_wood_is_empty() {
+        // A bluish glass stone is more colourful than the wood, but of another hue.
+        assert_eq!(middle([140, 215, 240]), (Stone::White, Stone::Empty));
+        assert_eq!(middle([235, 235, 235]), (Stone::White, Stone::Empty));
+        assert_eq!(middle([25, 25, 28]), (Stone::Black, Stone::Empty));
+    }
 }

@@ -1,7 +1,7 @@
 //! Plane homographies between board grid coordinates and image pixels, and their least-squares
 //! fit from points known to lie on grid lines.
 
-use nalgebra::{Matrix3, SMatrix, SymmetricEigen, Vector3};
+use nalgebra::{DMatrix, Matrix3, SymmetricEigen, Vector3};
 
 /// A point and the point it should map to.
 pub type PointPair = ((f64, f64), (f64, f64));
@@ -30,6 +30,37 @@ impl Homography {
         Homography(next.0 * self.0)
     }
 
+    /// How far from square the grid's cells are, for the most favourable camera: a pinhole
+    /// camera looking through the image point `centre` with a focal length from a quarter of
+    /// `diag` to eight times it. For each focal length the two grid steps are taken back into
+    /// camera space, where a square cell has steps of equal length at a right angle; the
+    /// result is the smallest over focal lengths of the larger of |ln(length ratio)| and
+    /// |cos(angle)|. A square board seen by any such camera scores about 0; a grid whose step
+    /// one way is twice the other (every other line taken for a line) scores about ln 2.
+    pub fn cell_skew(&self, centre: (f64, f64), diag: f64) -> f64 {
+        let m = &self.0;
+        let col = |c: usize| {
+            let z = m[(2, c)];
+            (m[(0, c)] - centre.0 * z, m[(1, c)] - centre.1 * z, z)
+        };
+        let (a, b) = (col(0), col(1));
+        (0..=60)
+            .map(|k| {
+                let f = diag * 0.25 * 32f64.powf(k as f64 / 60.0);
+                let u = Vector3::new(a.0 / f, a.1 / f, a.2);
+                let v = Vector3::new(b.0 / f, b.1 / f, b.2);
+                let (nu, nv) = (u.norm(), v.norm());
+                let ratio = (nu / nv).ln().abs();
+                let cos = (u.dot(&v) / (nu * nv)).abs();
+                if ratio.is_finite() && cos.is_finite() {
+                    ratio.max(cos)
+                } else {
+                    f64::INFINITY
+                }
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
+
     /// The map taking the four `from` points to the four `to` points (`None` if degenerate).
     pub fn from_four(from: &[(f64, f64); 4], to: &[(f64, f64); 4]) -> Option<Homography> {
         let mut rows = Vec::with_capacity(8);
@@ -37,7 +68,7 @@ impl Homography {
             rows.push([x, y, 1.0, 0.0, 0.0, 0.0, -u * x, -u * y, -u]);
             rows.push([0.0, 0.0, 0.0, x, y, 1.0, -v * x, -v * y, -v]);
         }
-        let h = null_vector(&rows, None)?;
+        let h = null_vector(rows.into_iter().map(|r| (r, 1.0)))?;
         let m = Matrix3::from_row_slice(&h);
         m.try_inverse()?;
         Some(Homography(m))
@@ -59,7 +90,7 @@ impl Homography {
             rows.push([x, y, 1.0, 0.0, 0.0, 0.0, -u * x, -u * y, -u]);
             rows.push([0.0, 0.0, 0.0, x, y, 1.0, -v * x, -v * y, -v]);
         }
-        let h = null_vector(&rows, None)?;
+        let h = null_vector(rows.into_iter().map(|r| (r, 1.0)))?;
         let m = tt.try_inverse()? * Matrix3::from_row_slice(&h) * tf;
         m.try_inverse()?;
         Some(Homography(m))
@@ -99,19 +130,20 @@ pub fn normaliser(points: impl Iterator<Item = (f64, f64)> + Clone) -> Matrix3<f
     Matrix3::new(s, 0.0, -s * mx, 0.0, s, -s * my, 0.0, 0.0, 1.0)
 }
 
-/// The unit vector `g` minimising Σ wᵢ (rowᵢ·g)²: the eigenvector of the smallest eigenvalue
-/// of the weighted normal matrix.
-fn null_vector(rows: &[[f64; 9]], weights: Option<&[f64]>) -> Option<[f64; 9]> {
-    let mut ata = SMatrix::<f64, 9, 9>::zeros();
-    for (k, r) in rows.iter().enumerate() {
-        let w = weights.map_or(1.0, |ws| ws[k]);
-        for i in 0..9 {
-            for j in i..9 {
+/// The unit vector `g` minimising Σ wᵢ (rowᵢ·g)² over weighted rows: the eigenvector of the
+/// smallest eigenvalue of the weighted normal matrix.
+pub fn null_vector<const N: usize>(
+    rows: impl Iterator<Item = ([f64; N], f64)>,
+) -> Option<[f64; N]> {
+    let mut ata = DMatrix::<f64>::zeros(N, N);
+    for (r, w) in rows {
+        for i in 0..N {
+            for j in i..N {
                 ata[(i, j)] += w * r[i] * r[j];
             }
         }
     }
-    for i in 0..9 {
+    for i in 0..N {
         for j in 0..i {
             ata[(i, j)] = ata[(j, i)];
         }
@@ -126,7 +158,7 @@ fn null_vector(rows: &[[f64; 9]], weights: Option<&[f64]>) -> Option<[f64; 9]> {
     if v.iter().any(|x| !x.is_finite()) {
         return None;
     }
-    let mut out = [0.0; 9];
+    let mut out = [0.0; N];
     out.copy_from_slice(v.as_slice());
     Some(out)
 }
@@ -172,7 +204,7 @@ pub fn fit_from_line_points(points: &[LinePoint]) -> Option<Homography> {
         rows.push(row);
         weights.push(p.weight);
     }
-    let g = null_vector(&rows, Some(&weights))?;
+    let g = null_vector(rows.into_iter().zip(weights))?;
     let g_norm = Matrix3::from_row_slice(&g);
     // Grid coordinates were normalised as k' = (k − gm)·gs on both axes.
     let n_grid = Matrix3::new(gs, 0.0, -gs * gm, 0.0, gs, -gs * gm, 0.0, 0.0, 1.0);
@@ -275,6 +307,33 @@ impl GridMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A grid with steps `(sx, sy)` seen by a pinhole camera of focal length `f` tilted by
+    /// `tilt` radians about an axis in the board, centred on a 640×480 photo.
+    fn view(sx: f64, sy: f64, f: f64, tilt: f64) -> Homography {
+        let r = nalgebra::Rotation3::from_axis_angle(
+            &nalgebra::Unit::new_normalize(Vector3::new(1.0, 0.6, 0.0)),
+            tilt,
+        );
+        let (r1, r2) = (
+            r * Vector3::new(sx, 0.0, 0.0),
+            r * Vector3::new(0.0, sy, 0.0),
+        );
+        let t = Vector3::new(-4.0, -3.0, 40.0);
+        let k = Matrix3::new(f, 0.0, 320.0, 0.0, f, 240.0, 0.0, 0.0, 1.0);
+        let m = Matrix3::from_columns(&[r1, r2, t]);
+        Homography(k * m)
+    }
+
+    #[test]
+    fn square_cells_have_no_skew_and_a_doubled_step_has() {
+        for (f, tilt) in [(500.0, 0.0), (700.0, 0.4), (550.0, 0.6)] {
+            let square = view(1.0, 1.0, f, tilt).cell_skew((320.0, 240.0), 800.0);
+            assert!(square < 0.05, "f {f} tilt {tilt}: {square}");
+            let doubled = view(1.0, 2.0, f, tilt).cell_skew((320.0, 240.0), 800.0);
+            assert!(doubled > 0.5, "f {f} tilt {tilt}: {doubled}");
+        }
+    }
 
     #[test]
     fn lens_round_trip_and_barrel_direction() {

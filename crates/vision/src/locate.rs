@@ -510,11 +510,18 @@ fn colour_distance(a: (f32, f32), b: (f32, f32)) -> f64 {
     ((a.0.max(1.0) / b.0.max(1.0)).ln().abs() + ((a.1 + 8.0) / (b.1 + 8.0)).ln().abs()) as f64
 }
 
+/// How far either side of a candidate line its sides are sampled, in grid steps. Real boards
+/// may leave a margin of under half a step beyond the edge lines, so the outer side of an
+/// edge line is sampled nearer than half a step, to fall on the board. 0.4 steps across and
+/// half a step along the line keeps the samples 0.64 steps from the nearest points, clear of
+/// stones (under half a step across) even when drawn a little off their points.
+const SIDE: f64 = 0.4;
+
 /// How unlike the two sides of candidate line `k` are (see [`strip_colour`]). Both sides of a
 /// grid line are the board; a board edge has the table on one side.
 fn sides_differ(work: &Work, h: &GridMap, f: usize, k: i32, other: (i32, i32)) -> f64 {
     let side = |u: f64| strip_colour(work, h, f, u, other);
-    match (side(k as f64 - 0.5), side(k as f64 + 0.5)) {
+    match (side(k as f64 - SIDE), side(k as f64 + SIDE)) {
         (Some(a), Some(b)) => colour_distance(a, b),
         _ => 0.0,
     }
@@ -579,6 +586,7 @@ fn extent(
     // in part at first (crowded, strongly tilted) grows over further rounds.
     for round in 0..ROUNDS {
         let mut evidence: [Vec<(i32, f64)>; 2] = [Vec::new(), Vec::new()];
+        let mut unsided: [Vec<(i32, f64)>; 2] = [Vec::new(), Vec::new()];
         for f in 0..2 {
             let other = ranges[1 - f];
             for k in ranges[f].0 - 4..=ranges[f].1 + 4 {
@@ -591,13 +599,16 @@ fn extent(
                     min_peak,
                 )
                 .excess();
-                let c = if e >= 0.02 {
-                    crossing_evidence(r, &h, f, k, other, min_peak)
-                        * board_both_sides(work, &h, f, k, other)
+                let (c, sides) = if e >= 0.02 {
+                    (
+                        crossing_evidence(r, &h, f, k, other, min_peak),
+                        board_both_sides(work, &h, f, k, other),
+                    )
                 } else {
-                    0.0
+                    (0.0, 0.0)
                 };
-                evidence[f].push((k, e.min(c)));
+                evidence[f].push((k, e.min(c * sides)));
+                unsided[f].push((k, e.min(c)));
             }
         }
         let mut new = [(0, 0); 2];
@@ -607,7 +618,7 @@ fn extent(
             })?;
         }
         if size.is_none() {
-            equalise(&mut new, &evidence);
+            equalise(&mut new, &evidence, &unsided);
         }
         let settled = new == ranges;
         quality = mean_within(&evidence, new);
@@ -617,6 +628,14 @@ fn extent(
             break;
         }
     }
+    let (w, ht) = (r.w as f64, r.h as f64);
+    let skew = h.h.cell_skew((w / 2.0, ht / 2.0), w.hypot(ht));
+    if skew > MAX_SKEW {
+        return Err(VisionError::NoBoard(format!(
+            "the grid's cells are not square from any camera (skew {skew:.2}): lines were \
+             missed or taken for others"
+        )));
+    }
     if runs_on(work, &h, ranges) {
         return Err(VisionError::NoBoard(
             "the grid runs on past the lines seen (stones hide its edge lines)".into(),
@@ -624,6 +643,11 @@ fn extent(
     }
     Ok((h, ranges, quality))
 }
+
+/// Largest [`Homography::cell_skew`] of a board grid. Board cells are square or nearly so (a
+/// Go board's are about 7% longer one way); a grid that took every other line one way, or
+/// the board's edge for a line, is far off (about ln 2 for a doubled step).
+const MAX_SKEW: f64 = 0.3;
 
 /// Colour distance (see [`beyond_edges`]) under which the cells past an outer line look like
 /// the board's own wood, and over which they look like the table.
@@ -749,8 +773,15 @@ fn choose_window(ev: &[(i32, f64)], size: Option<usize>) -> Option<(i32, i32)> {
 /// between the two is tried, each direction taking its best window of that many lines, and
 /// the count whose windows hold the most evidence above each direction's own level wins. A
 /// direction whose lines stones mostly hide then follows the clearer one, rather than the
-/// clearer one growing onto the board's margin.
-fn equalise(ranges: &mut [(i32, i32); 2], ev: &[Vec<(i32, f64)>; 2]) {
+/// clearer one growing onto the board's margin. Windows of one count that hold the same
+/// evidence (both take a line with none, say) are told apart by the evidence without the
+/// test of the board on both sides (`unsided`): an edge line whose margin is too narrow for
+/// that test still has the crossing lines running up to it, the board's edge does not.
+fn equalise(
+    ranges: &mut [(i32, i32); 2],
+    ev: &[Vec<(i32, f64)>; 2],
+    unsided: &[Vec<(i32, f64)>; 2],
+) {
     let len = |r: (i32, i32)| (r.1 - r.0 + 1) as usize;
     let (la, lb) = (len(ranges[0]), len(ranges[1]));
     if la == lb {
@@ -759,12 +790,14 @@ fn equalise(ranges: &mut [(i32, i32); 2], ev: &[Vec<(i32, f64)>; 2]) {
     let levels = [evidence_level(&ev[0]), evidence_level(&ev[1])];
     let best = |f: usize, n: usize| -> Option<(f64, (i32, i32))> {
         let e = &ev[f];
+        let tie = |a: usize| 0.01 * unsided[f][a..a + n].iter().map(|x| x.1).sum::<f64>();
         (0..=e.len().checked_sub(n)?)
             .map(|a| {
                 let s: f64 = e[a..a + n].iter().map(|x| x.1 - levels[f]).sum();
-                (s, (e[a].0, e[a + n - 1].0))
+                (s, tie(a), (e[a].0, e[a + n - 1].0))
             })
-            .max_by(|x, y| x.0.total_cmp(&y.0))
+            .max_by(|x, y| (x.0 + x.1).total_cmp(&(y.0 + y.1)))
+            .map(|(s, _, r)| (s, r))
     };
     let mut choice: Option<(f64, [(i32, i32); 2])> = None;
     for n in la.min(lb)..=la.max(lb) {

@@ -10,9 +10,9 @@
 //! and phase `γ`, with every visible piece of every line of the board adding to it. Lines
 //! that stones break into short pieces are too weak to be found one by one, but not as a comb.
 
-use crate::homography::{LinePoint, normaliser};
+use crate::homography::{LinePoint, normaliser, null_vector};
 use crate::plane::Plane;
-use nalgebra::{DMatrix, Matrix3, RowVector3, SymmetricEigen, Vector3};
+use nalgebra::{Matrix3, RowVector3, Vector3};
 
 /// A pencil of grid lines: line `i` is `p ↦ (P − i W)·p = 0`.
 #[derive(Debug, Clone, Copy)]
@@ -43,24 +43,12 @@ impl Pencil {
             return None;
         }
         let (gm, gs) = ((lo + hi) / 2.0, 2.0 / (hi - lo));
-        let mut ata = DMatrix::<f64>::zeros(6, 6);
-        for p in points {
+        let rows = points.iter().map(|p| {
             let q = t * Vector3::new(p.x, p.y, 1.0);
             let k = (p.index - gm) * gs;
-            let row = [q.x, q.y, q.z, -k * q.x, -k * q.y, -k * q.z];
-            for i in 0..6 {
-                for j in 0..6 {
-                    ata[(i, j)] += p.weight * row[i] * row[j];
-                }
-            }
-        }
-        let eig = SymmetricEigen::new(ata);
-        let (imin, _) = eig
-            .eigenvalues
-            .iter()
-            .enumerate()
-            .min_by(|a, b| a.1.total_cmp(b.1))?;
-        let v = eig.eigenvectors.column(imin);
+            ([q.x, q.y, q.z, -k * q.x, -k * q.y, -k * q.z], p.weight)
+        });
+        let v = null_vector(rows)?;
         let pn = RowVector3::new(v[0], v[1], v[2]);
         let wn = RowVector3::new(v[3], v[4], v[5]);
         // Undo the normalisations: P' − k' W' with k' = (k − gm)·gs, on normalised points.

@@ -160,8 +160,9 @@ impl Plane {
     }
 }
 
-/// Luma and chroma (max − min of R, G, B) of an RGB image at a sub-pixel position.
-pub fn sample_rgb(img: &RgbImage, x: f64, y: f64) -> (f32, f32) {
+/// Luma and an opponent-colour vector (red − green, yellow − blue) of an RGB image at a
+/// sub-pixel position. The vector's length is the colourfulness, its direction the hue.
+pub fn sample_rgb(img: &RgbImage, x: f64, y: f64) -> (f32, [f32; 2]) {
     let (w, h) = (img.width() as usize, img.height() as usize);
     let x = x.clamp(0.0, (w - 1) as f64);
     let y = y.clamp(0.0, (h - 1) as f64);
@@ -182,7 +183,6 @@ pub fn sample_rgb(img: &RgbImage, x: f64, y: f64) -> (f32, f32) {
         }
     }
     let luma = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2];
-    let chroma =
-        rgb.iter().copied().fold(f32::MIN, f32::max) - rgb.iter().copied().fold(f32::MAX, f32::min);
-    (luma, chroma)
+    let [r, g, b] = rgb;
+    (luma, [r - g, (r + g) / 2.0 - b])
 }

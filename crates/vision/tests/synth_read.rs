@@ -202,6 +202,27 @@ fn lens_distortion_is_fitted() {
     }
 }
 
+/// A 13×13 board whose top edge nearly touches the top of the photo: the board's edge and
+/// the lines either side once made a grid of 8 lines with every other row, square only in
+/// the photo; such a grid is not square from any camera and is not taken.
+#[test]
+fn a_grid_with_a_doubled_step_is_not_taken() {
+    let s = render(&SynthOptions {
+        seed: 5_000_015_090,
+        level: Level::Hard,
+        width: 640,
+        height: 480,
+        size: None,
+        position: None,
+        distortion: None,
+    })
+    .unwrap();
+    assert_eq!(s.size, 13);
+    let read = read_board(&s.image, &ReadOptions::default()).unwrap();
+    assert_eq!(read.size, 13);
+    assert_eq!(read.stones(), s.truth);
+}
+
 #[test]
 fn rendering_is_deterministic() {
     let opts = SynthOptions {
