@@ -395,12 +395,16 @@ impl EngineBoard {
     fn update_around(&mut self, i: usize, code: u32) {
         let delta: i8 = if code == 0 { -1 } else { 1 };
         let w = self.width;
+        // A point enters or leaves the zone only when its count goes from or to zero (the
+        // point `i` itself is marked by the caller).
+        let edge = u8::from(code != 0);
         for row in [i - 2 * w - 2, i - w - 2, i - 2, i + w - 2, i + 2 * w - 2] {
             for j in row..row + 5 {
                 let c = &mut self.cells[j];
                 c.near = c.near.wrapping_add_signed(delta);
-                let on = c.stone == grid::EMPTY && c.near > 0;
-                self.zone.put(j, on);
+                if c.near == edge && c.stone == grid::EMPTY {
+                    self.zone.put(j, c.near > 0);
+                }
             }
         }
         for d in 0..4 {
