@@ -41,6 +41,8 @@ pub struct Tss {
     /// A time after which every search gives up (fails).
     pub until: Option<Instant>,
     cands: Vec<(u16, u16)>,
+    /// Scratch for the live windows by point.
+    by_point: Vec<(u16, u32)>,
     /// Positions judged, one table for double threats only and one with single threats.
     memo: [Vec<Memo>; 2],
 }
@@ -55,6 +57,7 @@ impl Tss {
             zone: Vec::new(),
             until: None,
             cands: Vec::with_capacity(256),
+            by_point: Vec::new(),
             memo: [vec![Memo::default(); MEMO], vec![Memo::default(); MEMO]],
         }
     }
@@ -181,7 +184,7 @@ impl Tss {
     /// threats made.
     fn threat_turns(&mut self, b: &Board6, me: Side) -> Vec<Pair> {
         threat_candidates(b, me, &mut self.cands);
-        let live = LiveWindows::of(b, me);
+        let live = LiveWindows::of(b, me, std::mem::take(&mut self.by_point));
         let mut out = Vec::with_capacity(self.cands.len());
         for &(a, c) in &self.cands {
             let gaps = live.after_pair(b, me, a, c);
@@ -201,6 +204,7 @@ impl Tss {
             out.push(pair(a as usize, Some(c as usize), score));
         }
         out.sort_by_key(|p| std::cmp::Reverse(p.score));
+        self.by_point = live.by_point;
         out
     }
 }
@@ -212,7 +216,7 @@ pub fn threat_candidates(b: &Board6, me: Side, cands: &mut Vec<(u16, u16)>) {
     cands.clear();
     let mut threes: Vec<u16> = Vec::new();
     let m = me.index();
-    for w in 0..b.window_count() as u32 {
+    for &w in b.live(me) {
         let c = b.counts(w);
         if c[1 - m] != 0 || !(2..=3).contains(&c[m]) {
             continue;
@@ -253,10 +257,11 @@ struct LiveWindows {
 }
 
 impl LiveWindows {
-    fn of(b: &Board6, s: Side) -> LiveWindows {
+    /// The live windows of `s`, kept in `by_point` (a buffer reused).
+    fn of(b: &Board6, s: Side, mut by_point: Vec<(u16, u32)>) -> LiveWindows {
         let m = s.index();
-        let mut by_point = Vec::new();
-        for w in 0..b.window_count() as u32 {
+        by_point.clear();
+        for &w in b.live(s) {
             let c = b.counts(w);
             if c[1 - m] == 0 && c[m] >= 2 {
                 for &p in b.window_cells(w) {
@@ -344,7 +349,7 @@ fn add_free_stones(b: &Board6, replies: &mut Vec<(u16, u16)>, k: usize) {
     let def = b.side();
     let att = (!def).index();
     let mut points: Vec<u16> = Vec::new();
-    for w in 0..b.window_count() as u32 {
+    for &w in b.live(!def) {
         let c = b.counts(w);
         if c[1 - att] == 0 && (2..=3).contains(&c[att]) {
             points.extend(
