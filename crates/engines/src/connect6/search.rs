@@ -279,13 +279,22 @@ impl Engine6 {
         }
         let mut kept = Vec::new();
         let mut doubtful = Vec::new();
+        // Out of time, only the turns checked are searched: most unchecked ones lose when
+        // the opponent threatens a win (a check cut short counts as unchecked).
+        let out_of_time = || until.is_some_and(|t| Instant::now() >= t);
         for m in cands {
+            if out_of_time() {
+                break;
+            }
             b.play(m.a as usize, m.second());
             self.tss.single_free = 0;
             let lost = self.tss.wins(b, turns, budget);
             self.tss.single_free = self.config.tss_free;
             let risky = !lost && single && self.tss.wins(b, turns, budget / 4);
             b.undo();
+            if out_of_time() {
+                break;
+            }
             match (lost, risky) {
                 (true, _) => {}
                 (false, true) => doubtful.push(m),

@@ -17,6 +17,10 @@ use std::time::Instant;
 const ZONE_MAX: usize = 40;
 /// Entries of the table of positions already judged (a power of two).
 const MEMO: usize = 1 << 14;
+/// Plies (attacker turns and defender blocks) with a remembered winning turn.
+const KILLER_PLIES: usize = 16;
+/// No point.
+const NONE: u16 = u16::MAX;
 /// The ordering score of a turn that leaves threats no pair of stones answers.
 const WINS: i32 = i32::MAX;
 
@@ -41,6 +45,8 @@ pub struct Tss {
     /// A time after which every search gives up (fails).
     pub until: Option<Instant>,
     cands: Vec<(u16, u16)>,
+    /// Per ply, the attacker's turn that last won there.
+    killers: [(u16, u16); KILLER_PLIES],
     /// Scratch for the live windows by point.
     by_point: Vec<(u16, u32)>,
     /// Positions judged, one table for double threats only and one with single threats.
@@ -58,6 +64,7 @@ impl Tss {
             until: None,
             cands: Vec::with_capacity(256),
             by_point: Vec::new(),
+            killers: [(NONE, NONE); KILLER_PLIES],
             memo: [vec![Memo::default(); MEMO], vec![Memo::default(); MEMO]],
         }
     }
@@ -83,6 +90,7 @@ impl Tss {
         for table in &mut self.memo {
             table.iter_mut().for_each(|e| *e = Memo::default());
         }
+        self.killers = [(NONE, NONE); KILLER_PLIES];
     }
 
     fn attack(&mut self, b: &mut Board6, turns: u32, ply: usize) -> bool {
@@ -104,7 +112,13 @@ impl Tss {
         if e.key == key && (e.won && e.turns <= turns || !e.won && e.turns >= turns) && ply > 0 {
             return e.won;
         }
-        let moves = self.threat_turns(b, me);
+        let mut moves = self.threat_turns(b, me);
+        // The turn that last won at this ply first: sibling positions (other blocks, other
+        // root turns) often lose to the same turn.
+        let killer = self.killers.get(ply).copied().unwrap_or((NONE, NONE));
+        if let Some(k) = moves.iter().position(|m| (m.a, m.b) == killer) {
+            moves[..=k].rotate_right(1);
+        }
         // A turn no pair of stones can answer first: it needs no search.
         let mut won = moves.iter().copied().find(|m| m.score == WINS);
         if won.is_none() && turns > 1 {
@@ -140,6 +154,9 @@ impl Tss {
         };
         if ply == 0 {
             self.first = Some(m);
+        }
+        if let Some(k) = self.killers.get_mut(ply) {
+            *k = (m.a, m.b);
         }
         self.mark(&[m.a, m.b]);
         true
