@@ -167,8 +167,12 @@ impl Engine6 {
         let mut root = Vec::new();
         self.generate(b, &mut root);
         if root.len() > 1 && self.config.tss_turns > 0 {
-            // At most a third of the time goes to threat sequences.
-            let until = limits.time_budget(me).map(|t| Instant::now() + t / 3);
+            // A third of the time goes to threat sequences, two thirds once the opponent
+            // threatens a win (the search cannot judge turns that lose to it).
+            let now = Instant::now();
+            let until = limits
+                .time_budget(me)
+                .map(|t| (now + t / 3, now + t * 2 / 3));
             if let Some(won) = self.screen_root(b, &mut root, until) {
                 let found = Found {
                     best: won.0,
@@ -229,16 +233,17 @@ impl Engine6 {
     /// value) to be played at once; if the opponent, were it to move, would win by threats,
     /// the turns that break its sequence (stones on the points of its lines, with the best
     /// other points) join the root turns and every root turn after which the sequence still
-    /// wins is dropped (all of them are kept if none survives).
+    /// wins is dropped (all of them are kept if none survives). `until`: when the search for
+    /// wins and the danger test give up, and when checking the turns does.
     fn screen_root(
         &mut self,
         b: &mut Board6,
         root: &mut Vec<Pair>,
-        until: Option<Instant>,
+        until: Option<(Instant, Instant)>,
     ) -> Option<(Pair, i32)> {
         let me = b.side();
         let (turns, budget) = (self.config.tss_turns, self.config.tss_budget);
-        self.tss.until = until;
+        self.tss.until = until.map(|u| u.0);
         self.tss.nodes = 0;
         self.tss.single_free = 0;
         if b.threats(!me) == 0 {
@@ -281,6 +286,8 @@ impl Engine6 {
         let mut doubtful = Vec::new();
         // Out of time, only the turns checked are searched: most unchecked ones lose when
         // the opponent threatens a win (a check cut short counts as unchecked).
+        let until = until.map(|u| u.1);
+        self.tss.until = until;
         let out_of_time = || until.is_some_and(|t| Instant::now() >= t);
         for m in cands {
             if out_of_time() {
