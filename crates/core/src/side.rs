@@ -17,6 +17,7 @@ pub enum Side {
 impl Side {
     pub const BOTH: [Side; 2] = [Side::Black, Side::White];
 
+    #[inline]
     pub fn opponent(self) -> Side {
         match self {
             Side::Black => Side::White,
@@ -25,6 +26,7 @@ impl Side {
     }
 
     /// 0 for black, 1 for white: an index into per-side arrays.
+    #[inline]
     pub fn index(self) -> usize {
         self as usize
     }
@@ -48,6 +50,7 @@ impl Side {
 
 impl std::ops::Not for Side {
     type Output = Side;
+    #[inline]
     fn not(self) -> Side {
         self.opponent()
     }

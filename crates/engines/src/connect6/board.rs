@@ -26,6 +26,10 @@ pub struct Board6 {
     near: Vec<u16>,
     sums: [i32; 2],
     threats: [u32; 2],
+    /// Per side, the windows with two or more of its stones and none of the other side's
+    /// (the only ones threats grow from), and each window's place in those lists.
+    live: [Vec<u32>; 2],
+    live_at: Vec<[u32; 2]>,
     side: Side,
     hash: u64,
     stones: usize,
@@ -34,6 +38,8 @@ pub struct Board6 {
 }
 
 const NONE: u16 = u16::MAX;
+/// Not in a live-window list.
+const ABSENT: u32 = u32::MAX;
 
 impl Board6 {
     pub fn new(size: usize) -> Board6 {
@@ -67,6 +73,7 @@ impl Board6 {
         }
         start.push(point_windows.len() as u32);
         let (neighbours, near_len) = neighbourhoods(size);
+        let window_count = window_cells.len();
         Board6 {
             size,
             cells: vec![grid::EMPTY; size * size],
@@ -79,6 +86,8 @@ impl Board6 {
             near: vec![0; size * size],
             sums: [0; 2],
             threats: [0; 2],
+            live: [Vec::new(), Vec::new()],
+            live_at: vec![[ABSENT; 2]; window_count],
             side: Side::Black,
             hash: 0,
             stones: 0,
@@ -164,6 +173,12 @@ impl Board6 {
         self.counts.len()
     }
 
+    /// The windows with two or more stones of `s` and none of the other side's, in no
+    /// particular order.
+    pub fn live(&self, s: Side) -> &[u32] {
+        &self.live[s.index()]
+    }
+
     /// Windows with four or five stones of `s` and none of the other side.
     pub fn threats(&self, s: Side) -> u32 {
         self.threats[s.index()]
@@ -204,10 +219,13 @@ impl Board6 {
         let t = 1 - s;
         for k in self.start[p]..self.start[p + 1] {
             let w = self.point_windows[k as usize] as usize;
-            let c = &mut self.counts[w];
+            let c = self.counts[w];
             let (mine, theirs) = (c[s] as usize, c[t] as usize);
             let now = if add { mine + 1 } else { mine - 1 };
-            c[s] = now as u8;
+            self.counts[w][s] = now as u8;
+            if (mine.max(now) >= 2 && theirs == 0) || mine.min(now) == 0 && theirs >= 2 {
+                self.update_live(w);
+            }
             if now == 6 {
                 self.winner = Some(side);
             }
@@ -226,6 +244,26 @@ impl Board6 {
                     self.sums[t] += v;
                     self.threats[t] += th;
                 }
+            }
+        }
+    }
+
+    /// Puts window `w` in or out of each side's live list after its counts changed.
+    fn update_live(&mut self, w: usize) {
+        let c = self.counts[w];
+        for s in 0..2 {
+            let live = c[s] >= 2 && c[1 - s] == 0;
+            let at = self.live_at[w][s];
+            if live && at == ABSENT {
+                self.live_at[w][s] = self.live[s].len() as u32;
+                self.live[s].push(w as u32);
+            } else if !live && at != ABSENT {
+                let list = &mut self.live[s];
+                list.swap_remove(at as usize);
+                if let Some(&moved) = list.get(at as usize) {
+                    self.live_at[moved as usize][s] = at;
+                }
+                self.live_at[w][s] = ABSENT;
             }
         }
     }
@@ -291,7 +329,20 @@ impl Board6 {
                 _ => {}
             }
         }
-        fresh.counts == self.counts
+        let sorted = |l: &[u32]| {
+            let mut l = l.to_vec();
+            l.sort_unstable();
+            l
+        };
+        let live_ok = (0..2).all(|s| {
+            sorted(&fresh.live[s]) == sorted(&self.live[s])
+                && self.live[s]
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &w)| self.live_at[w as usize][s] == i as u32)
+        });
+        live_ok
+            && fresh.counts == self.counts
             && fresh.near == self.near
             && fresh.sums == self.sums
             && fresh.threats == self.threats

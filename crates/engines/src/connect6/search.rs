@@ -167,8 +167,12 @@ impl Engine6 {
         let mut root = Vec::new();
         self.generate(b, &mut root);
         if root.len() > 1 && self.config.tss_turns > 0 {
-            // At most a third of the time goes to threat sequences.
-            let until = limits.time_budget(me).map(|t| Instant::now() + t / 3);
+            // A third of the time goes to threat sequences, two thirds once the opponent
+            // threatens a win (the search cannot judge turns that lose to it).
+            let now = Instant::now();
+            let until = limits
+                .time_budget(me)
+                .map(|t| (now + t / 3, now + t * 2 / 3));
             if let Some(won) = self.screen_root(b, &mut root, until) {
                 let found = Found {
                     best: won.0,
@@ -229,16 +233,17 @@ impl Engine6 {
     /// value) to be played at once; if the opponent, were it to move, would win by threats,
     /// the turns that break its sequence (stones on the points of its lines, with the best
     /// other points) join the root turns and every root turn after which the sequence still
-    /// wins is dropped (all of them are kept if none survives).
+    /// wins is dropped (all of them are kept if none survives). `until`: when the search for
+    /// wins and the danger test give up, and when checking the turns does.
     fn screen_root(
         &mut self,
         b: &mut Board6,
         root: &mut Vec<Pair>,
-        until: Option<Instant>,
+        until: Option<(Instant, Instant)>,
     ) -> Option<(Pair, i32)> {
         let me = b.side();
         let (turns, budget) = (self.config.tss_turns, self.config.tss_budget);
-        self.tss.until = until;
+        self.tss.until = until.map(|u| u.0);
         self.tss.nodes = 0;
         self.tss.single_free = 0;
         if b.threats(!me) == 0 {
@@ -279,13 +284,24 @@ impl Engine6 {
         }
         let mut kept = Vec::new();
         let mut doubtful = Vec::new();
+        // Out of time, only the turns checked are searched: most unchecked ones lose when
+        // the opponent threatens a win (a check cut short counts as unchecked).
+        let until = until.map(|u| u.1);
+        self.tss.until = until;
+        let out_of_time = || until.is_some_and(|t| Instant::now() >= t);
         for m in cands {
+            if out_of_time() {
+                break;
+            }
             b.play(m.a as usize, m.second());
             self.tss.single_free = 0;
             let lost = self.tss.wins(b, turns, budget);
             self.tss.single_free = self.config.tss_free;
             let risky = !lost && single && self.tss.wins(b, turns, budget / 4);
             b.undo();
+            if out_of_time() {
+                break;
+            }
             match (lost, risky) {
                 (true, _) => {}
                 (false, true) => doubtful.push(m),
@@ -665,7 +681,9 @@ impl Engine6 {
         let me = b.side();
         let gaps = Gaps::of(b, !me);
         let mut ranked = self.singles.pop().unwrap_or_default();
-        self.rank_singles(b, &mut ranked);
+        // Ranked only when a stone hits every window and its partner is free.
+        ranked.clear();
+        let mut ranked_ready = false;
         for (n, g) in gaps.iter().enumerate() {
             for &a in g.cells() {
                 // Each first stone once: from the first window that holds it.
@@ -674,6 +692,10 @@ impl Engine6 {
                 }
                 let sa = single_score(b, a as usize, me);
                 let Some(rest) = gaps.iter().find(|w| !w.contains(a)) else {
+                    if !ranked_ready {
+                        self.rank_singles(b, &mut ranked);
+                        ranked_ready = true;
+                    }
                     for &(c, sc) in ranked.iter().filter(|&&(c, _)| c != a as usize).take(6) {
                         out.push(pair(a as usize, Some(c), sa + sc));
                     }
@@ -784,7 +806,21 @@ impl Gaps {
         if b.threats(s) == 0 {
             return Gaps::from_windows(b, s, std::iter::empty());
         }
-        Gaps::from_windows(b, s, 0..b.window_count() as u32)
+        // The threat windows in board order (ties elsewhere break by it).
+        let m = s.index();
+        let mut buf = [0u32; Gaps::FIXED];
+        let mut n = 0;
+        for &w in b.live(s) {
+            if b.counts(w)[m] >= 4 {
+                if n == Gaps::FIXED {
+                    return Gaps::from_windows(b, s, 0..b.window_count() as u32);
+                }
+                buf[n] = w;
+                n += 1;
+            }
+        }
+        buf[..n].sort_unstable();
+        Gaps::from_windows(b, s, buf[..n].iter().copied())
     }
 
     /// The gaps of the threat windows of `s` through the given points (a window through
@@ -903,37 +939,62 @@ fn winning_turn(b: &Board6, me: Side) -> Option<Pair> {
 }
 
 /// Pairs that make threats ([`threat_candidates`]). A pair after which the opponent cannot
-/// block every threat scores `MATE`.
-fn threat_pairs(b: &mut Board6, me: Side, out: &mut Vec<Pair>, cands: &mut Vec<(u16, u16)>) {
+/// block every threat scores `MATE`. `me` (to move) has no threat window, nor has the
+/// opponent.
+fn threat_pairs(b: &Board6, me: Side, out: &mut Vec<Pair>, cands: &mut Vec<(u16, u16)>) {
     threat_candidates(b, me, cands);
+    let before = b.evaluate();
     for &(a, c) in cands.iter() {
-        let (a, c) = (a as usize, c as usize);
-        b.play(a, Some(c));
-        let threats = b.threats(me);
-        // `me` had no threat before this pair, so every threat runs through it.
-        let score = if threats > 0
-            && b.threats(!me) == 0
-            && !gaps_blockable(&Gaps::through(b, me, &[a, c]))
-        {
+        let (gain, gaps) = pair_effect(b, me, a, c);
+        let threats = gaps.iter().count() as i32;
+        // Every threat runs through the pair, and the opponent still has none.
+        let score = if threats > 0 && !gaps_blockable(&gaps) {
             MATE
         } else {
             // A forcing turn: worth its threats and the position it leaves.
-            -b.evaluate() + 200 * threats as i32
+            before + gain + 200 * threats
         };
-        b.undo();
-        out.push(pair(a, Some(c), score));
+        out.push(pair(a as usize, Some(c as usize), score));
     }
+}
+
+/// What stones of `me` on `a` and `c` would do, without playing them: the change of the
+/// evaluation for `me`, and the gaps of the threat windows they would make (`me` has none
+/// before).
+pub(super) fn pair_effect(b: &Board6, me: Side, a: u16, c: u16) -> (i32, Gaps) {
+    let m = me.index();
+    let shared = share_window(b, a as usize, c as usize);
+    let mut gain = 0;
+    let mut gaps = Gaps::empty();
+    let windows = b.windows_of(a as usize).iter().map(|&w| (w, true));
+    let others = b.windows_of(c as usize).iter().map(|&w| (w, false));
+    for (w, from_a) in windows.chain(others) {
+        let both = shared && b.window_cells(w).contains(if from_a { &c } else { &a });
+        if both && !from_a {
+            // Seen from `a`.
+            continue;
+        }
+        let n = b.counts(w);
+        let (mine, theirs) = (n[m] as usize, n[1 - m] as usize);
+        if theirs == 0 {
+            let now = mine + 1 + usize::from(both);
+            gain += WINDOW_VALUE[now] - WINDOW_VALUE[mine];
+            if now >= 4 {
+                gaps.push(Gap::of_window(b, w, a, c));
+            }
+        } else if mine == 0 {
+            gain += WINDOW_VALUE[theirs];
+        }
+    }
+    (gain, gaps)
 }
 
 /// Orders threat-making pairs of `me` (to move): those one stone cannot answer (the
 /// opponent must spend its whole turn) first, then by their score.
-fn forcing_first(b: &mut Board6, me: Side, pairs: &mut [Pair]) {
+fn forcing_first(b: &Board6, me: Side, pairs: &mut [Pair]) {
     for m in pairs.iter_mut() {
-        let (a, c) = (m.a as usize, m.b as usize);
-        b.play(a, Some(c));
-        let gaps = Gaps::through(b, me, &[a, c]);
+        let (_, gaps) = pair_effect(b, me, m.a, m.b);
         let two = !gaps.is_empty() && !single_blockable(&gaps);
-        b.undo();
         // Kept apart from the score's range: only the order matters here.
         m.score = m.score.clamp(-MATE / 4, MATE / 4) + if two { MATE / 2 } else { 0 };
     }

@@ -301,3 +301,41 @@ fn a_threat_turn_crowded_out_of_the_width_is_still_searched() {
     let mv = strong_move(&p, 4);
     assert_ne!(stones(&mv), stones(&losing), "{mv:?}");
 }
+
+#[test]
+fn threat_pairs_judged_without_playing_equal_playing_them() {
+    use super::search::{Gaps, gaps_blockable, pair_effect};
+    use super::threats::threat_candidates;
+    let mut rng = SplitMix64::new(11);
+    let mut cands = Vec::new();
+    let mut checked = 0;
+    for _ in 0..40 {
+        let mut b = Board6::new(19);
+        for _ in 0..12 {
+            // Stones near the centre, so windows fill up.
+            let near: Vec<usize> = (0..b.points())
+                .filter(|&p| b.is_empty(p) && (p % 19).abs_diff(9) < 4 && (p / 19).abs_diff(9) < 4)
+                .collect();
+            let a = near[rng.below(near.len())];
+            let c = near[rng.below(near.len())];
+            b.play(a, (c != a).then_some(c));
+            let me = b.side();
+            if b.winner().is_some() || b.threats(me) > 0 || b.threats(!me) > 0 {
+                break;
+            }
+            threat_candidates(&b, me, &mut cands);
+            for &(x, y) in &cands {
+                let (gain, gaps) = pair_effect(&b, me, x, y);
+                let before = b.evaluate();
+                b.play(x as usize, Some(y as usize));
+                assert_eq!(before + gain, -b.evaluate());
+                assert_eq!(gaps.iter().count() as u32, b.threats(me));
+                let played = Gaps::through(&b, me, &[x as usize, y as usize]);
+                assert_eq!(gaps_blockable(&gaps), gaps_blockable(&played));
+                b.undo();
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100);
+}

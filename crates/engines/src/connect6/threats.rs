@@ -17,6 +17,10 @@ use std::time::Instant;
 const ZONE_MAX: usize = 40;
 /// Entries of the table of positions already judged (a power of two).
 const MEMO: usize = 1 << 14;
+/// Plies (attacker turns and defender blocks) with a remembered winning turn.
+const KILLER_PLIES: usize = 16;
+/// No point.
+const NONE: u16 = u16::MAX;
 /// The ordering score of a turn that leaves threats no pair of stones answers.
 const WINS: i32 = i32::MAX;
 
@@ -41,6 +45,10 @@ pub struct Tss {
     /// A time after which every search gives up (fails).
     pub until: Option<Instant>,
     cands: Vec<(u16, u16)>,
+    /// Per ply, the attacker's turn that last won there.
+    killers: [(u16, u16); KILLER_PLIES],
+    /// Scratch for the live windows by point.
+    by_point: Vec<(u16, u32)>,
     /// Positions judged, one table for double threats only and one with single threats.
     memo: [Vec<Memo>; 2],
 }
@@ -55,6 +63,8 @@ impl Tss {
             zone: Vec::new(),
             until: None,
             cands: Vec::with_capacity(256),
+            by_point: Vec::new(),
+            killers: [(NONE, NONE); KILLER_PLIES],
             memo: [vec![Memo::default(); MEMO], vec![Memo::default(); MEMO]],
         }
     }
@@ -80,6 +90,7 @@ impl Tss {
         for table in &mut self.memo {
             table.iter_mut().for_each(|e| *e = Memo::default());
         }
+        self.killers = [(NONE, NONE); KILLER_PLIES];
     }
 
     fn attack(&mut self, b: &mut Board6, turns: u32, ply: usize) -> bool {
@@ -101,7 +112,13 @@ impl Tss {
         if e.key == key && (e.won && e.turns <= turns || !e.won && e.turns >= turns) && ply > 0 {
             return e.won;
         }
-        let moves = self.threat_turns(b, me);
+        let mut moves = self.threat_turns(b, me);
+        // The turn that last won at this ply first: sibling positions (other blocks, other
+        // root turns) often lose to the same turn.
+        let killer = self.killers.get(ply).copied().unwrap_or((NONE, NONE));
+        if let Some(k) = moves.iter().position(|m| (m.a, m.b) == killer) {
+            moves[..=k].rotate_right(1);
+        }
         // A turn no pair of stones can answer first: it needs no search.
         let mut won = moves.iter().copied().find(|m| m.score == WINS);
         if won.is_none() && turns > 1 {
@@ -137,6 +154,9 @@ impl Tss {
         };
         if ply == 0 {
             self.first = Some(m);
+        }
+        if let Some(k) = self.killers.get_mut(ply) {
+            *k = (m.a, m.b);
         }
         self.mark(&[m.a, m.b]);
         true
@@ -181,7 +201,7 @@ impl Tss {
     /// threats made.
     fn threat_turns(&mut self, b: &Board6, me: Side) -> Vec<Pair> {
         threat_candidates(b, me, &mut self.cands);
-        let live = LiveWindows::of(b, me);
+        let live = LiveWindows::of(b, me, std::mem::take(&mut self.by_point));
         let mut out = Vec::with_capacity(self.cands.len());
         for &(a, c) in &self.cands {
             let gaps = live.after_pair(b, me, a, c);
@@ -201,6 +221,7 @@ impl Tss {
             out.push(pair(a as usize, Some(c as usize), score));
         }
         out.sort_by_key(|p| std::cmp::Reverse(p.score));
+        self.by_point = live.by_point;
         out
     }
 }
@@ -212,7 +233,7 @@ pub fn threat_candidates(b: &Board6, me: Side, cands: &mut Vec<(u16, u16)>) {
     cands.clear();
     let mut threes: Vec<u16> = Vec::new();
     let m = me.index();
-    for w in 0..b.window_count() as u32 {
+    for &w in b.live(me) {
         let c = b.counts(w);
         if c[1 - m] != 0 || !(2..=3).contains(&c[m]) {
             continue;
@@ -253,10 +274,11 @@ struct LiveWindows {
 }
 
 impl LiveWindows {
-    fn of(b: &Board6, s: Side) -> LiveWindows {
+    /// The live windows of `s`, kept in `by_point` (a buffer reused).
+    fn of(b: &Board6, s: Side, mut by_point: Vec<(u16, u32)>) -> LiveWindows {
         let m = s.index();
-        let mut by_point = Vec::new();
-        for w in 0..b.window_count() as u32 {
+        by_point.clear();
+        for &w in b.live(s) {
             let c = b.counts(w);
             if c[1 - m] == 0 && c[m] >= 2 {
                 for &p in b.window_cells(w) {
@@ -344,7 +366,7 @@ fn add_free_stones(b: &Board6, replies: &mut Vec<(u16, u16)>, k: usize) {
     let def = b.side();
     let att = (!def).index();
     let mut points: Vec<u16> = Vec::new();
-    for w in 0..b.window_count() as u32 {
+    for &w in b.live(!def) {
         let c = b.counts(w);
         if c[1 - att] == 0 && (2..=3).contains(&c[att]) {
             points.extend(

@@ -3,13 +3,17 @@
 //! point's threat class and value, and running sums of those values. Playing a stone updates
 //! only the 32 points whose windows contain it, so evaluation is never recomputed from scratch:
 //! each of those points changes one 2-bit field of one key, reads both sides' patterns from one
-//! precomputed table and, only when a pattern changed, re-reads its threat and value by a
-//! combination index kept up to date by addition. Occupied points keep only their keys; their
+//! packed table (a byte per key) and, only when a pattern changed, adjusts its value by the
+//! difference and re-reads its threat class from a small table by a threat code kept up to
+//! date by addition. Occupied points keep only their keys; their
 //! patterns are read again when the stone is taken back. Bit sets of the empty points with a
 //! four (or a three) per side and of the candidate zone let the searches visit those points
 //! alone instead of scanning the board.
 
-use super::pattern::{COMBO_WEIGHT, Combos, Pattern, Threat, combo_index, pair_table, shift};
+use super::pattern::{
+    CODE_OF, PATTERN_VALUE, Pattern, THREAT_OF_CODE, THREAT_VALUE, Threat, pair_table, shift,
+    threat_code, unpack,
+};
 use boyi_core::{Point, Side};
 use boyi_games::gomoku::{Gomoku, Variant, renju};
 use boyi_games::grid::{self, Board};
@@ -27,8 +31,8 @@ struct Cell {
     keys: [u16; 4],
     /// Patterns per side and direction (current on empty points only).
     pats: [[Pattern; 4]; 2],
-    /// Combination index of `pats` per side (see [`Combos`]).
-    combo: [u16; 2],
+    /// Threat code of `pats` per side (see [`CODE_OF`]).
+    code: [u16; 2],
     threat: [Threat; 2],
     value: [i32; 2],
     /// Stones within the 5×5 square around the point.
@@ -72,8 +76,7 @@ pub struct EngineBoard {
     steps: [isize; 4],
     cells: Vec<Cell>,
     rule: Variant,
-    pairs: &'static [[Pattern; 2]],
-    combos: &'static Combos,
+    pairs: &'static [u8],
     /// Σ of point values over empty points, per side.
     sums: [i32; 2],
     /// Empty points per side and threat class.
@@ -114,7 +117,6 @@ impl EngineBoard {
             ],
             rule,
             pairs: pair_table(exact(Side::Black), exact(Side::White)),
-            combos: Combos::get(),
             sums: [0; 2],
             threat_counts: [[0; 7]; 2],
             fours: [Bits::new(width * width), Bits::new(width * width)],
@@ -217,24 +219,27 @@ impl EngineBoard {
         self.zone.iter()
     }
 
-    /// Reads the patterns of point `i` from its keys, with their combination indices.
+    /// Reads the patterns of point `i` from its keys, with their threat codes.
     fn read_patterns(&mut self, i: usize) {
         let c = &mut self.cells[i];
         for d in 0..4 {
-            let [b, w] = self.pairs[c.keys[d] as usize];
-            c.pats[0][d] = b;
-            c.pats[1][d] = w;
+            let pair = self.pairs[c.keys[d] as usize];
+            c.pats[0][d] = unpack(pair, 0);
+            c.pats[1][d] = unpack(pair, 1);
         }
         for s in 0..2 {
-            c.combo[s] = combo_index(c.pats[s]) as u16;
+            c.code[s] = threat_code(c.pats[s]);
         }
     }
 
-    /// Sets the threat and value of point `i` from its combination indices.
+    /// Sets the threat and value of point `i` from its patterns and threat codes.
     fn compute(&mut self, i: usize) {
         let c = &mut self.cells[i];
         for s in 0..2 {
-            (c.value[s], c.threat[s]) = self.combos.at(c.combo[s] as usize);
+            let t = THREAT_OF_CODE[c.code[s] as usize];
+            let lines: i32 = c.pats[s].iter().map(|&p| PATTERN_VALUE[p as usize]).sum();
+            c.threat[s] = t;
+            c.value[s] = lines + THREAT_VALUE[t as usize];
         }
     }
 
@@ -390,12 +395,16 @@ impl EngineBoard {
     fn update_around(&mut self, i: usize, code: u32) {
         let delta: i8 = if code == 0 { -1 } else { 1 };
         let w = self.width;
+        // A point enters or leaves the zone only when its count goes from or to zero (the
+        // point `i` itself is marked by the caller).
+        let edge = u8::from(code != 0);
         for row in [i - 2 * w - 2, i - w - 2, i - 2, i + w - 2, i + 2 * w - 2] {
             for j in row..row + 5 {
                 let c = &mut self.cells[j];
                 c.near = c.near.wrapping_add_signed(delta);
-                let on = c.stone == grid::EMPTY && c.near > 0;
-                self.zone.put(j, on);
+                if c.near == edge && c.stone == grid::EMPTY {
+                    self.zone.put(j, c.near > 0);
+                }
             }
         }
         for d in 0..4 {
@@ -421,23 +430,27 @@ impl EngineBoard {
         if c.stone != grid::EMPTY {
             return;
         }
-        let new = self.pairs[key as usize];
-        let weight = COMBO_WEIGHT[d];
-        for (s, &pat) in new.iter().enumerate() {
-            let old = c.pats[s][d];
+        let pair = self.pairs[key as usize];
+        for s in 0..2 {
+            let (old, pat) = (c.pats[s][d], unpack(pair, s));
             if old == pat {
                 continue;
             }
             c.pats[s][d] = pat;
-            c.combo[s] = c.combo[s] + pat as u16 * weight - old as u16 * weight;
-            // The sums and counts are other fields, so this is `refresh` without a reborrow.
-            self.sums[s] -= c.value[s];
-            self.threat_counts[s][c.threat[s] as usize] -= 1;
-            (c.value[s], c.threat[s]) = self.combos.at(c.combo[s] as usize);
-            self.sums[s] += c.value[s];
-            self.threat_counts[s][c.threat[s] as usize] += 1;
-            self.fours[s].put(j, c.threat[s] >= Threat::Four);
-            self.threes[s].put(j, c.threat[s] >= Threat::Three);
+            c.code[s] = c.code[s] + CODE_OF[pat as usize] - CODE_OF[old as usize];
+            let (was, now) = (c.threat[s], THREAT_OF_CODE[c.code[s] as usize]);
+            let dv = PATTERN_VALUE[pat as usize] - PATTERN_VALUE[old as usize]
+                + THREAT_VALUE[now as usize]
+                - THREAT_VALUE[was as usize];
+            c.value[s] += dv;
+            self.sums[s] += dv;
+            if now != was {
+                c.threat[s] = now;
+                self.threat_counts[s][was as usize] -= 1;
+                self.threat_counts[s][now as usize] += 1;
+                self.fours[s].put(j, now >= Threat::Four);
+                self.threes[s].put(j, now >= Threat::Three);
+            }
         }
     }
 
@@ -507,7 +520,7 @@ impl EngineBoard {
                     && a.near == b.near
                     && (b.stone != grid::EMPTY
                         || (a.pats == b.pats
-                            && a.combo == b.combo
+                            && a.code == b.code
                             && a.value == b.value
                             && a.threat == b.threat))
             })

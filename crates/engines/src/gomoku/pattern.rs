@@ -46,6 +46,7 @@ impl Pattern {
         Pattern::Five,
     ];
 
+    #[inline]
     pub fn from_u8(v: u8) -> Pattern {
         Pattern::ALL[v as usize]
     }
@@ -214,70 +215,69 @@ pub fn point_value(p: [Pattern; 4]) -> i32 {
     p.iter().map(|&x| PATTERN_VALUE[x as usize]).sum::<i32>() + THREAT_VALUE[threat(p) as usize]
 }
 
-/// Threat class and value of every combination of four patterns, so that the per-move update
-/// is one table read per changed point. A point keeps its combination index per side and
-/// adjusts it by `(new − old) · COMBO_WEIGHT[d]` when the pattern of direction `d` changes.
-pub struct Combos {
-    entries: Vec<(i32, Threat)>,
+/// A point's threat class depends only on how many of its four lines are fives, straight
+/// fours, fours and threes. Each pattern adds its count to a 3-bit field of a small code, so
+/// the per-move update adjusts a point's code by the difference of one line's pattern and
+/// reads the class from a 4 KB table (which stays in the first-level cache, unlike a table
+/// of every combination of four patterns).
+pub const CODE_OF: [u16; PATTERNS] = {
+    let mut c = [0u16; PATTERNS];
+    c[Pattern::F3 as usize] = 1;
+    c[Pattern::B4 as usize] = 1 << 3;
+    c[Pattern::F4 as usize] = 1 << 6;
+    c[Pattern::Five as usize] = 1 << 9;
+    c
+};
+
+/// The threat class of every code (see [`CODE_OF`]); the same rules as [`threat`].
+pub const THREAT_OF_CODE: [Threat; 1 << 12] = {
+    let mut t = [Threat::None; 1 << 12];
+    let mut code = 0;
+    while code < 1 << 12 {
+        let (threes, fours, flex, five) = (code & 7, (code >> 3) & 7, (code >> 6) & 7, code >> 9);
+        t[code] = if five > 0 {
+            Threat::Five
+        } else if flex > 0 || fours >= 2 {
+            Threat::FlexFour
+        } else if fours == 1 && threes >= 1 {
+            Threat::FourThree
+        } else if fours == 1 {
+            Threat::Four
+        } else if threes >= 2 {
+            Threat::DoubleThree
+        } else if threes == 1 {
+            Threat::Three
+        } else {
+            Threat::None
+        };
+        code += 1;
+    }
+    t
+};
+
+/// The threat code of four line patterns.
+pub fn threat_code(p: [Pattern; 4]) -> u16 {
+    p.iter().map(|&x| CODE_OF[x as usize]).sum()
 }
 
-/// The weight of direction `d` in a combination index.
-pub const COMBO_WEIGHT: [u16; 4] = [
-    (PATTERNS * PATTERNS * PATTERNS) as u16,
-    (PATTERNS * PATTERNS) as u16,
-    PATTERNS as u16,
-    1,
-];
-
-pub fn combo_index(p: [Pattern; 4]) -> usize {
-    p.iter()
-        .zip(COMBO_WEIGHT)
-        .map(|(&x, w)| x as usize * w as usize)
-        .sum()
-}
-
-impl Combos {
-    pub fn get() -> &'static Combos {
-        static COMBOS: OnceLock<Combos> = OnceLock::new();
-        COMBOS.get_or_init(|| Combos {
-            entries: (0..PATTERNS.pow(4))
-                .map(|i| {
-                    let p: [Pattern; 4] = std::array::from_fn(|d| {
-                        Pattern::from_u8((i / COMBO_WEIGHT[d] as usize % PATTERNS) as u8)
-                    });
-                    (point_value(p), threat(p))
-                })
-                .collect(),
-        })
-    }
-
-    pub fn of(&self, p: [Pattern; 4]) -> (Threat, i32) {
-        let (v, t) = self.at(combo_index(p));
-        (t, v)
-    }
-
-    /// Value and threat class of a combination index.
-    #[inline]
-    pub fn at(&self, index: usize) -> (i32, Threat) {
-        self.entries[index]
-    }
-}
-
-/// Both sides' patterns for every window key under one rule, `[black, white]` per key, so a
-/// window change is one read.
-pub fn pair_table(black_exact: bool, white_exact: bool) -> &'static [[Pattern; 2]] {
-    static TABLES: [OnceLock<Vec<[Pattern; 2]>>; 4] = [const { OnceLock::new() }; 4];
+/// Both sides' patterns for every window key under one rule, black in the low four bits and
+/// white in the high four, so a window change is one byte read from a 64 KB table.
+pub fn pair_table(black_exact: bool, white_exact: bool) -> &'static [u8] {
+    static TABLES: [OnceLock<Vec<u8>>; 4] = [const { OnceLock::new() }; 4];
     let slot = usize::from(black_exact) * 2 + usize::from(white_exact);
     TABLES[slot].get_or_init(|| {
         let (b, w) = (
             &tables(black_exact).by_side[0],
             &tables(white_exact).by_side[1],
         );
-        b.iter()
-            .zip(w)
-            .map(|(&x, &y)| [Pattern::from_u8(x), Pattern::from_u8(y)])
-            .collect()
+        b.iter().zip(w).map(|(&x, &y)| x | (y << 4)).collect()
     })
+}
+
+/// The pattern of side `s` (0 black, 1 white) in a packed pair.
+#[inline]
+pub fn unpack(pair: u8, s: usize) -> Pattern {
+    Pattern::from_u8((pair >> (4 * s)) & 15)
 }
 
 #[cfg(test)]
@@ -344,5 +344,24 @@ mod tests {
         assert_eq!(threat([F3, F3, B1, Dead]), Threat::DoubleThree);
         assert_eq!(threat([F2, F2, B3, Dead]), Threat::None);
         assert_eq!(threat([Five, Dead, Dead, Dead]), Threat::Five);
+    }
+
+    #[test]
+    fn threat_codes_agree_with_the_pattern_rules() {
+        for i in 0..PATTERNS.pow(4) {
+            let p: [Pattern; 4] = std::array::from_fn(|d| {
+                Pattern::from_u8((i / PATTERNS.pow(d as u32) % PATTERNS) as u8)
+            });
+            assert_eq!(THREAT_OF_CODE[threat_code(p) as usize], threat(p), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn pairs_pack_both_sides() {
+        let pairs = pair_table(true, false);
+        for key in [0usize, 1234, 40000, 65535] {
+            assert_eq!(unpack(pairs[key], 0) as u8, tables(true).by_side[0][key]);
+            assert_eq!(unpack(pairs[key], 1) as u8, tables(false).by_side[1][key]);
+        }
     }
 }
