@@ -185,11 +185,20 @@ fn classify(key: u32, own: u32, exact: bool, table: &[u8]) -> Pattern {
 /// The threat class of four line patterns.
 pub fn threat(p: [Pattern; 4]) -> Threat {
     let count = |x: Pattern| p.iter().filter(|&&q| q == x).count();
-    let fours = count(Pattern::B4);
-    let threes = count(Pattern::F3);
-    if p.contains(&Pattern::Five) {
+    class_of_counts(
+        count(Pattern::F3),
+        count(Pattern::B4),
+        count(Pattern::F4),
+        count(Pattern::Five),
+    )
+}
+
+/// The threat class of a point with these numbers of threes, fours, straight fours and
+/// fives among its lines.
+const fn class_of_counts(threes: usize, fours: usize, flex: usize, five: usize) -> Threat {
+    if five > 0 {
         Threat::Five
-    } else if p.contains(&Pattern::F4) || fours >= 2 {
+    } else if flex > 0 || fours >= 2 {
         Threat::FlexFour
     } else if fours == 1 && threes >= 1 {
         Threat::FourThree
@@ -235,21 +244,7 @@ pub const THREAT_OF_CODE: [Threat; 1 << 12] = {
     let mut code = 0;
     while code < 1 << 12 {
         let (threes, fours, flex, five) = (code & 7, (code >> 3) & 7, (code >> 6) & 7, code >> 9);
-        t[code] = if five > 0 {
-            Threat::Five
-        } else if flex > 0 || fours >= 2 {
-            Threat::FlexFour
-        } else if fours == 1 && threes >= 1 {
-            Threat::FourThree
-        } else if fours == 1 {
-            Threat::Four
-        } else if threes >= 2 {
-            Threat::DoubleThree
-        } else if threes == 1 {
-            Threat::Three
-        } else {
-            Threat::None
-        };
+        t[code] = class_of_counts(threes, fours, flex, five);
         code += 1;
     }
     t
