@@ -5,7 +5,7 @@
 //! iterative deepening and a transposition table.
 
 use super::board::{Board6, WINDOW_VALUE};
-use super::threats::{Tss, single_blockable, threat_candidates};
+use super::threats::{Tss, blocking_replies, single_blockable, threat_candidates};
 use crate::alphabeta::{MATE, to_score};
 use crate::player::{Info, Limits, StopFlag};
 use boyi_core::Side;
@@ -117,6 +117,8 @@ pub struct Engine6 {
     cands: Vec<(u16, u16)>,
     /// Scratch for the threat-making pairs kept a place in [`Self::generate`].
     forcing: Vec<Pair>,
+    /// Scratch for the stones that block every opponent threat.
+    replies: Vec<(u16, u16)>,
     tss: Tss,
 }
 
@@ -133,6 +135,7 @@ impl Engine6 {
             pv: vec![Vec::new(); MAX_PLY + 1],
             cands: Vec::with_capacity(256),
             forcing: Vec::new(),
+            replies: Vec::new(),
             tss: Tss::new(0),
         }
     }
@@ -679,40 +682,27 @@ impl Engine6 {
     /// Pairs that hit every threat window of the opponent.
     fn blocking_pairs(&mut self, b: &mut Board6, out: &mut Vec<Pair>) {
         let me = b.side();
-        let gaps = Gaps::of(b, !me);
+        let mut replies = std::mem::take(&mut self.replies);
+        let single = blocking_replies(&Gaps::of(b, !me), &mut replies);
         let mut ranked = self.singles.pop().unwrap_or_default();
-        // Ranked only when a stone hits every window and its partner is free.
         ranked.clear();
-        let mut ranked_ready = false;
-        for (n, g) in gaps.iter().enumerate() {
-            for &a in g.cells() {
-                // Each first stone once: from the first window that holds it.
-                if gaps.iter().take(n).any(|h| h.contains(a)) {
-                    continue;
+        if single {
+            self.rank_singles(b, &mut ranked);
+        }
+        for &(a, c) in &replies {
+            let (a, c) = (a as usize, c as usize);
+            let sa = single_score(b, a, me);
+            if a == c {
+                // One stone hits every window: its partner is a free stone.
+                for &(d, sd) in ranked.iter().filter(|&&(d, _)| d != a).take(6) {
+                    out.push(pair(a, Some(d), sa + sd));
                 }
-                let sa = single_score(b, a as usize, me);
-                let Some(rest) = gaps.iter().find(|w| !w.contains(a)) else {
-                    if !ranked_ready {
-                        self.rank_singles(b, &mut ranked);
-                        ranked_ready = true;
-                    }
-                    for &(c, sc) in ranked.iter().filter(|&&(c, _)| c != a as usize).take(6) {
-                        out.push(pair(a as usize, Some(c), sa + sc));
-                    }
-                    continue;
-                };
-                for &c in rest.cells() {
-                    if c != a && gaps.iter().all(|w| w.contains(a) || w.contains(c)) {
-                        out.push(pair(
-                            a as usize,
-                            Some(c as usize),
-                            sa + single_score(b, c as usize, me),
-                        ));
-                    }
-                }
+            } else {
+                out.push(pair(a, Some(c), sa + single_score(b, c, me)));
             }
         }
         self.singles.push(ranked);
+        self.replies = replies;
     }
 }
 

@@ -335,7 +335,7 @@ pub fn single_blockable(gaps: &Gaps) -> bool {
 
 /// The pairs that hit every window of `gaps` (a pair `(x, x)` is one stone that hits them
 /// all, whose partner is free). Returns whether one stone suffices.
-fn blocking_replies(gaps: &Gaps, out: &mut Vec<(u16, u16)>) -> bool {
+pub(super) fn blocking_replies(gaps: &Gaps, out: &mut Vec<(u16, u16)>) -> bool {
     out.clear();
     let mut single = false;
     for (n, g) in gaps.iter().enumerate() {
