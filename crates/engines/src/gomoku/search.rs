@@ -106,6 +106,8 @@ pub struct Engine {
     scratch: Vec<usize>,
     /// Cut-off counts per side and point (weighted by depth²), halved at each search.
     history: Vec<[i32; 2]>,
+    /// Root moves some iteration of this search found lost.
+    lost: Vec<usize>,
 }
 
 impl Engine {
@@ -122,6 +124,7 @@ impl Engine {
             pv_table: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             scratch: Vec::with_capacity(64),
             history: Vec::new(),
+            lost: Vec::new(),
         }
     }
 
@@ -144,6 +147,7 @@ impl Engine {
         self.nodes = 0;
         self.aborted = false;
         self.killers = [[0; 2]; MAX_PLY];
+        self.lost.clear();
         let cells = b.points.last().map_or(0, |&i| i + 1);
         self.history.resize(cells, [0; 2]);
         self.history.iter_mut().flatten().for_each(|h| *h /= 2);
@@ -260,7 +264,9 @@ impl Engine {
     /// A shallow search can miss an opponent's win by fours and threes (a VCF or VCT). When
     /// the opponent has one were we to pass, the chosen move is checked, and if it does not
     /// stop the attack other root moves are tried (`defence_order`) until one does; the
-    /// replacement keeps the search's value. Without a threat after a pass, no stone of ours
+    /// replacement keeps the search's value. Moves the main search found lost are not tried:
+    /// the opponent's win after them may need quiet moves, which the threat search does not
+    /// look at, so its check would pass them. Without a threat after a pass, no stone of ours
     /// can give the opponent one, so nothing is checked.
     fn avoid_threat_loss(
         &mut self,
@@ -274,6 +280,10 @@ impl Engine {
         // A move whose check ran out of budget is not known to lose: kept when nothing is
         // known to hold, rather than a move known to lose.
         let mut pick = None;
+        let order: Vec<usize> = order
+            .into_iter()
+            .filter(|m| !self.lost.contains(m))
+            .collect();
         for (n, m) in order.into_iter().take(AVOID_TRIES).enumerate() {
             if until.is_some_and(|t| Instant::now() >= t) {
                 break;
@@ -444,6 +454,11 @@ impl Engine {
             .map(|n| moves[n])
             .collect();
         moves.sort_by_key(|m| lost.contains(m));
+        for m in lost {
+            if !self.lost.contains(&m) {
+                self.lost.push(m);
+            }
+        }
         (best, searched)
     }
 
