@@ -216,6 +216,37 @@ pub fn decide_all(features: &[Features]) -> Vec<(Stone, f64)> {
         .collect()
 }
 
+/// Least confidence of a stone counted by [`stones_past_edges`].
+const SURE: f64 = 0.8;
+
+/// For each side (left, right, top, bottom) of an `n`-line grid, the black and the white
+/// stones read with confidence on the line a step past its outer line, inside the photo.
+pub fn stones_past_edges(img: &RgbImage, h: &GridMap, n: usize) -> [[usize; 2]; 4] {
+    let shift = nalgebra::Matrix3::new(1.0, 0.0, -1.0, 0.0, 1.0, -1.0, 0.0, 0.0, 1.0);
+    let wide = h.after(&shift);
+    let m = n + 2;
+    let reads = decide_all(&measure(img, &wide, m));
+    let (w, ht) = (img.width() as f64, img.height() as f64);
+    let mut out = [[0; 2]; 4];
+    for t in 1..m - 1 {
+        for (side, i) in [t * m, t * m + m - 1, t, (m - 1) * m + t]
+            .into_iter()
+            .enumerate()
+        {
+            let (x, y) = wide.apply((i % m) as f64, (i / m) as f64);
+            if !(x >= 0.0 && y >= 0.0 && x < w && y < ht) {
+                continue;
+            }
+            match reads[i] {
+                (Stone::Black, c) if c >= SURE => out[side][0] += 1,
+                (Stone::White, c) if c >= SURE => out[side][1] += 1,
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -147,6 +147,28 @@ impl BoardRead {
     }
 }
 
+/// A grid found a line short on a side where the crossing lines run on past its outer line
+/// grows over that line when the line is seen, or when stones of both colours stand on it
+/// (what hides a line all along; a table, a bowl or a board's rim may read as stones of one
+/// colour, and printed coordinate labels as none). `full` maps the located grid into `img`.
+fn over_missed_edges(
+    img: &RgbImage,
+    work: &locate::Work,
+    found: locate::Located,
+    full: impl Fn(&GridMap) -> GridMap,
+) -> Result<locate::Located, VisionError> {
+    let past = locate::lines_past_edges(work, &found);
+    if past.iter().all(Option::is_none) {
+        return Ok(found);
+    }
+    let stones = classify::stones_past_edges(img, &full(&found.map), found.size);
+    let grow = std::array::from_fn(|side| match past[side] {
+        Some(seen) => seen || stones[side].iter().all(|&k| k >= 2),
+        None => false,
+    });
+    locate::grown(found, grow)
+}
+
 /// Decodes an image file (PNG or JPEG) into RGB.
 pub fn load_image(path: &Path) -> Result<RgbImage, VisionError> {
     let err = |reason: String| VisionError::Image {
@@ -186,10 +208,15 @@ pub fn read_board(img: &RgbImage, opts: &ReadOptions) -> Result<BoardRead, Visio
         None => locate::locate(&work, opts.size)?,
     };
     let to_full = work.to_full();
-    let h = GridMap {
-        h: located.map.h.then(&to_full),
-        lens: located.map.lens.scaled(&to_full),
+    let full = |map: &GridMap| GridMap {
+        h: map.h.then(&to_full),
+        lens: map.lens.scaled(&to_full),
     };
+    let located = match (&opts.corners, opts.size) {
+        (None, None) => over_missed_edges(img, &work, located, full)?,
+        _ => located,
+    };
+    let h = full(&located.map);
     let n = located.size;
     let features = classify::measure(img, &h, n);
     let calls = classify::decide_all(&features);

@@ -556,6 +556,78 @@ fn board_both_sides(work: &Work, h: &GridMap, f: usize, k: i32, other: (i32, i32
     ((1.0 - sides_differ(work, h, f, k, other)) / 0.4).clamp(0.0, 1.0)
 }
 
+/// Line evidence (see [`crossing_run`]) past an outer line over which the grid runs on,
+/// absolute and relative to the same evidence a step inside. Past a board's true edge lines
+/// the crossing lines stop (under 0.11 on the photos tried); stone rims on a crowded edge
+/// line can mimic them up to about 0.26, 0.4 of the evidence inside; where a line was
+/// missed they run on to it at 0.35 or more, three quarters of the evidence inside or more.
+/// Coordinate labels printed a step past the edge of a diagram mimic them too, but no line
+/// runs along them.
+const RUNS_ON: f64 = 0.2;
+const RUNS_ON_SHARE: f64 = 0.6;
+
+/// Line evidence of the line past an outer line itself, over which it is seen.
+const SEEN: f64 = 0.2;
+
+/// An outer line can be missed where stones hide it, or where the margin beyond it is too
+/// narrow for the test of the board on both sides of a line (the far edge of a thick board
+/// seen from above it). The crossing lines still run on to it. For each side (left, right,
+/// top, bottom): `None` where they stop at the outer line, else whether the line past it is
+/// seen itself (when it is not, only stones on it tell it from printed labels).
+pub fn lines_past_edges(work: &Work, found: &Located) -> [Option<bool>; 4] {
+    let n = found.size;
+    let (r, h) = (&work.response, &found.map);
+    let all = (0, n as i32 - 1);
+    let min_peak = typical_peak(r, h, [all, all]) * 0.4;
+    let run = |f: usize, a: f64| crossing_run(r, h, n, min_peak, f, a);
+    std::array::from_fn(|side| {
+        let (f, last) = (side / 2, (n - 1) as f64);
+        let (beyond, inside, k) = if side % 2 == 0 {
+            (run(f, -1.0), run(f, 0.0), -1.0)
+        } else {
+            (run(f, last), run(f, last - 1.0), n as f64)
+        };
+        (beyond >= RUNS_ON && beyond >= RUNS_ON_SHARE * inside)
+            .then(|| probe(r, h, f, k, (0.0, last), min_peak).excess() >= SEEN)
+    })
+}
+
+/// The grid grown by a line on each side (left, right, top, bottom) marked in `grow`. A
+/// board is square, so a growth one way only is refused.
+pub fn grown(found: Located, grow: [bool; 4]) -> Result<Located, VisionError> {
+    let n = found.size;
+    let cols = n + grow[0] as usize + grow[1] as usize;
+    let rows = n + grow[2] as usize + grow[3] as usize;
+    if cols != rows {
+        return Err(VisionError::NoBoard(format!(
+            "the grid lines run on past the {n}-line grid's edge one way only ({cols} columns, \
+             {rows} rows): an edge line is hidden"
+        )));
+    }
+    if cols > 26 {
+        return Err(VisionError::NoBoard(format!(
+            "the grid lines run on past all of {n} lines: no board edge is seen"
+        )));
+    }
+    let (dc, dr) = (-(grow[0] as u8 as f64), -(grow[2] as u8 as f64));
+    let shift = nalgebra::Matrix3::new(1.0, 0.0, dc, 0.0, 1.0, dr, 0.0, 0.0, 1.0);
+    Ok(Located {
+        size: cols,
+        map: found.map.after(&shift),
+        quality: found.quality,
+    })
+}
+
+/// How clearly the lines across family `f` (an `n`-line grid) run over the step from index
+/// `a` to `a + 1` of family `f`: the mean excess of their probes there (`min_peak`, see
+/// [`probe`]).
+fn crossing_run(r: &Plane, h: &GridMap, n: usize, min_peak: f32, f: usize, a: f64) -> f64 {
+    let total: f64 = (0..n)
+        .map(|j| probe(r, h, 1 - f, j as f64, (a, a + 1.0), min_peak).excess())
+        .sum();
+    total / n as f64
+}
+
 fn median(v: &mut [f32]) -> f32 {
     let k = v.len() / 2;
     *v.select_nth_unstable_by(k, f32::total_cmp).1

@@ -223,6 +223,28 @@ fn a_grid_with_a_doubled_step_is_not_taken() {
     assert_eq!(read.stones(), s.truth);
 }
 
+/// A crowded, blurred 19×19 board whose right and bottom edge lines stones hide: the grid
+/// was found a line short both ways (18 lines, every stone on those lines lost). The
+/// crossing lines run on past the outer lines found, and stones of both colours stand on
+/// the lines there, so the grid grows over them.
+#[test]
+fn edge_lines_hidden_by_stones_are_grown_over() {
+    let s = render(&SynthOptions {
+        seed: 6_000_018_058,
+        level: Level::Hard,
+        width: 640,
+        height: 480,
+        size: None,
+        position: None,
+        distortion: None,
+    })
+    .unwrap();
+    assert_eq!(s.size, 19);
+    let read = read_board(&s.image, &ReadOptions::default()).unwrap();
+    assert_eq!(read.size, 19);
+    assert_eq!(read.stones(), s.truth);
+}
+
 #[test]
 fn rendering_is_deterministic() {
     let opts = SynthOptions {
