@@ -273,6 +273,30 @@ fn a_move_that_allows_a_vct_is_replaced_by_a_defence() {
 }
 
 #[test]
+fn a_move_the_search_found_lost_is_no_defence() {
+    // From a standard match against seed 001: black to move. The depth-5 search chose e11,
+    // which the check after the search finds lost to a VCT; the next defence it tried, h9,
+    // passed the check (white's win after it needs a quiet move, which the threat search
+    // does not try) although the search had found it lost to a mate in six. Black played
+    // h9 and lost.
+    let p = pos(
+        Variant::Standard,
+        "h11,e8,i7,d8,k5,h8,f8,e7,c9,j6,e6,e9,f7,f6,d5,c4,f10,f9",
+    );
+    let mut b = EngineBoard::from_game(&p);
+    b.play(b.index(pt("e11")));
+    assert!(
+        wins_by_threats(&mut b, 40_000),
+        "e11 no longer loses by threats"
+    );
+    b.undo();
+    b.play(b.index(pt("h9")));
+    assert!(!wins_by_threats(&mut b, 40_000), "h9 now loses by threats");
+    b.undo();
+    assert_ne!(strong_move(&p, 5), pt("h9"));
+}
+
+#[test]
 fn a_forced_block_is_no_threat() {
     // From a match against seed 001: white to move must block black's four at e5 and has a
     // closed three (e4 f4 g4) elsewhere. The VCT counted the block as a threat and let black
