@@ -207,8 +207,13 @@ fn lens_distortion_is_fitted() {
 /// the photo; such a grid is not square from any camera and is not taken.
 #[test]
 fn a_grid_with_a_doubled_step_is_not_taken() {
+    hard_photo_is_read_exactly(5_000_015_090, 13);
+}
+
+/// Renders the hard 640×480 photo of `seed` (an `n`-line board) and reads it exactly.
+fn hard_photo_is_read_exactly(seed: u64, n: usize) {
     let s = render(&SynthOptions {
-        seed: 5_000_015_090,
+        seed,
         level: Level::Hard,
         width: 640,
         height: 480,
@@ -217,9 +222,9 @@ fn a_grid_with_a_doubled_step_is_not_taken() {
         distortion: None,
     })
     .unwrap();
-    assert_eq!(s.size, 13);
+    assert_eq!(s.size, n);
     let read = read_board(&s.image, &ReadOptions::default()).unwrap();
-    assert_eq!(read.size, 13);
+    assert_eq!(read.size, n);
     assert_eq!(read.stones(), s.truth);
 }
 
@@ -229,20 +234,7 @@ fn a_grid_with_a_doubled_step_is_not_taken() {
 /// the lines there, so the grid grows over them.
 #[test]
 fn edge_lines_hidden_by_stones_are_grown_over() {
-    let s = render(&SynthOptions {
-        seed: 6_000_018_058,
-        level: Level::Hard,
-        width: 640,
-        height: 480,
-        size: None,
-        position: None,
-        distortion: None,
-    })
-    .unwrap();
-    assert_eq!(s.size, 19);
-    let read = read_board(&s.image, &ReadOptions::default()).unwrap();
-    assert_eq!(read.size, 19);
-    assert_eq!(read.stones(), s.truth);
+    hard_photo_is_read_exactly(6_000_018_058, 19);
 }
 
 #[test]

@@ -247,6 +247,13 @@ fn wins_by_threats(b: &mut EngineBoard, nodes: u64) -> bool {
     }
 }
 
+/// Whether the opponent wins by threats (see [`wins_by_threats`]) after `m` in `p`.
+fn threat_win_after(p: &Gomoku, m: Point, nodes: u64) -> bool {
+    let mut b = EngineBoard::from_game(p);
+    b.play(b.index(m));
+    wins_by_threats(&mut b, nodes)
+}
+
 #[test]
 fn a_move_that_allows_a_vct_is_replaced_by_a_defence() {
     // From a match against seed 001: black to move; at depth 3 the engine played j12, after
@@ -257,18 +264,16 @@ fn a_move_that_allows_a_vct_is_replaced_by_a_defence() {
         Variant::Freestyle,
         "a5,h11,a12,n2,g11,h10,h9,g10,i10,g8,f9,e9,k9,g9,g6,i9,e7,h12,h13,f8",
     );
-    let mut b = EngineBoard::from_game(&p);
-    b.play(b.index(pt("j12")));
-    assert!(wins_by_threats(&mut b, 1000), "j12 no longer loses at once");
-    b.undo();
+    assert!(
+        threat_win_after(&p, pt("j12"), 1000),
+        "j12 no longer loses at once"
+    );
     for depth in [3, 4] {
         let m = strong_move(&p, depth);
-        b.play(b.index(m));
         assert!(
-            !wins_by_threats(&mut b, 40_000),
+            !threat_win_after(&p, m, 40_000),
             "depth {depth}: {m} allows a threat win"
         );
-        b.undo();
     }
 }
 
@@ -283,16 +288,14 @@ fn a_move_the_search_found_lost_is_no_defence() {
         Variant::Standard,
         "h11,e8,i7,d8,k5,h8,f8,e7,c9,j6,e6,e9,f7,f6,d5,c4,f10,f9",
     );
-    let mut b = EngineBoard::from_game(&p);
-    b.play(b.index(pt("e11")));
     assert!(
-        wins_by_threats(&mut b, 40_000),
-        "e11 no longer loses by threats"
+        threat_win_after(&p, pt("e11"), 40_000),
+        "e11 no longer loses"
     );
-    b.undo();
-    b.play(b.index(pt("h9")));
-    assert!(!wins_by_threats(&mut b, 40_000), "h9 now loses by threats");
-    b.undo();
+    assert!(
+        !threat_win_after(&p, pt("h9"), 40_000),
+        "h9 now loses by threats"
+    );
     assert_ne!(strong_move(&p, 5), pt("h9"));
 }
 
