@@ -60,6 +60,8 @@ pub struct Config {
     pub eval: u8,
     /// Whether the main search uses more of the time (see `out_of_time`).
     pub time_use: bool,
+    /// With `time_use`, the percentage of the budget after which no iteration starts.
+    pub iter_start: u32,
     /// Whether moves are ordered by their cut-offs (`order_by_history`).
     pub history: bool,
     /// The root VCT may take the time budget over this.
@@ -77,6 +79,7 @@ impl Default for Config {
             lmr_from: 6,
             eval: 2,
             time_use: true,
+            iter_start: 80,
             history: false,
             vct_share: 5,
         }
@@ -244,10 +247,11 @@ impl Engine {
         Some(best)
     }
 
-    /// Whether no further iteration is started after `spent`: with `time_use`, once 55% of
-    /// the full budget is gone (an iteration cut short still counts once its first move is
-    /// searched, so a late start is not wasted), and by the main search's deadline;
-    /// otherwise once half of the main search's share is gone.
+    /// Whether no further iteration is started after `spent`: with `time_use`, once
+    /// `iter_start` percent (80 by default) of the full budget is gone (an iteration cut
+    /// short still counts once its first move is searched, so a late start is not wasted),
+    /// and by the main search's deadline; otherwise once half of the main search's share is
+    /// gone.
     fn out_of_time(
         &self,
         spent: Duration,
@@ -255,7 +259,8 @@ impl Engine {
         full: Option<Duration>,
     ) -> bool {
         if self.config.time_use {
-            full.is_some_and(|t| spent * 20 > t * 11) || budget.is_some_and(|t| spent > t)
+            full.is_some_and(|t| spent * 100 > t * self.config.iter_start)
+                || budget.is_some_and(|t| spent > t)
         } else {
             budget.is_some_and(|t| spent * 2 > t)
         }
@@ -929,10 +934,14 @@ mod tests {
         });
         let full = Some(ms(100));
         // Not threatened: the main search has the whole budget.
+        assert!(!e.out_of_time(ms(75), full, full));
+        assert!(e.out_of_time(ms(85), full, full));
+        e.config.iter_start = 55;
         assert!(!e.out_of_time(ms(50), full, full));
         assert!(e.out_of_time(ms(60), full, full));
         // Threatened: the main search has three quarters of it.
         assert!(!e.out_of_time(ms(50), Some(ms(75)), full));
+        assert!(e.out_of_time(ms(76), Some(ms(75)), full));
         // The old rule stopped at half of the main search's share.
         e.config.time_use = false;
         assert!(e.out_of_time(ms(50), Some(ms(75)), full));
