@@ -222,8 +222,7 @@ const SURE: f64 = 0.8;
 /// For each side (left, right, top, bottom) of an `n`-line grid, the black and the white
 /// stones read with confidence on the line a step past its outer line, inside the photo.
 pub fn stones_past_edges(img: &RgbImage, h: &GridMap, n: usize) -> [[usize; 2]; 4] {
-    let shift = nalgebra::Matrix3::new(1.0, 0.0, -1.0, 0.0, 1.0, -1.0, 0.0, 0.0, 1.0);
-    let wide = h.after(&shift);
+    let wide = h.shifted(-1.0, -1.0);
     let m = n + 2;
     let reads = decide_all(&measure(img, &wide, m));
     let (w, ht) = (img.width() as f64, img.height() as f64);

@@ -295,6 +295,14 @@ impl GridMap {
         self.lens.distort(u, v)
     }
 
+    /// The same grid with its indices moved: index `(0, 0)` of the result is `(dc, dr)`
+    /// of this one.
+    pub fn shifted(&self, dc: f64, dr: f64) -> GridMap {
+        self.after(&nalgebra::Matrix3::new(
+            1.0, 0.0, dc, 0.0, 1.0, dr, 0.0, 0.0, 1.0,
+        ))
+    }
+
     /// The same grid after a change of grid coordinates `m` (applied first).
     pub fn after(&self, m: &nalgebra::Matrix3<f64>) -> GridMap {
         GridMap {

@@ -609,11 +609,11 @@ pub fn grown(found: Located, grow: [bool; 4]) -> Result<Located, VisionError> {
             "the grid lines run on past all of {n} lines: no board edge is seen"
         )));
     }
-    let (dc, dr) = (-(grow[0] as u8 as f64), -(grow[2] as u8 as f64));
-    let shift = nalgebra::Matrix3::new(1.0, 0.0, dc, 0.0, 1.0, dr, 0.0, 0.0, 1.0);
     Ok(Located {
         size: cols,
-        map: found.map.after(&shift),
+        map: found
+            .map
+            .shifted(-(grow[0] as u8 as f64), -(grow[2] as u8 as f64)),
         quality: found.quality,
     })
 }
