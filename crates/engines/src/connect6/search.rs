@@ -17,6 +17,8 @@ const NONE: u16 = u16::MAX;
 const MAX_PLY: usize = 64;
 /// Iterations of a timed search (each adds one turn).
 const MAX_DEPTH: u32 = 40;
+/// Points of the opponent's winning lines a second round of defences is built from.
+const REFUTING_POINTS: usize = 16;
 
 /// A turn: one or two points (`b == NONE` for one) and an ordering score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,7 +88,7 @@ impl Default for Config {
             quiet_blocks: 4,
             quiet_threats: 2,
             quiet_trust: false,
-            tss_turns: 4,
+            tss_turns: 8,
             tss_budget: 2000,
             tss_free: 2,
             leaf_tss: 2,
@@ -235,9 +237,12 @@ impl Engine6 {
     /// Threat sequences at the root: a proven win by double threats is returned (turn and
     /// value) to be played at once; if the opponent, were it to move, would win by threats,
     /// the turns that break its sequence (stones on the points of its lines, with the best
-    /// other points) join the root turns and every root turn after which the sequence still
-    /// wins is dropped (all of them are kept if none survives). `until`: when the search for
-    /// wins and the danger test give up, and when checking the turns does.
+    /// other points; facing a threat one stone blocks, that stone with a point of the lines
+    /// the opponent wins by after it) join the root turns and every root turn after which
+    /// the opponent still wins is dropped. If none survives, turns on the points most of the
+    /// winning lines pass through are tried too (all are kept if none survives still).
+    /// `until`: when the search for wins and the danger test give up, and when checking the
+    /// turns does.
     fn screen_root(
         &mut self,
         b: &mut Board6,
@@ -249,58 +254,111 @@ impl Engine6 {
         self.tss.until = until.map(|u| u.0);
         self.tss.nodes = 0;
         self.tss.single_free = 0;
-        if b.threats(!me) == 0 {
-            // The shortest win first: a win at the k-th own turn is 2k + 1 plies away.
-            for k in 1..=turns {
-                if self.tss.wins(b, k, budget)
-                    && let Some(m) = self.tss.first
-                {
-                    return Some((m, MATE - (2 * k as i32 + 1)));
-                }
+        // The shortest win first (a win at the k-th own turn is 2k + 1 plies away); facing
+        // threats, its first turn blocks them.
+        for k in 1..=turns {
+            if self.tss.wins(b, k, budget)
+                && let Some(m) = self.tss.first
+            {
+                return Some((m, MATE - (2 * k as i32 + 1)));
             }
         }
         let mut cands = root.clone();
         // The opponent's sequences by double threats are proven and drop a turn; those with
         // single threats (tried with a smaller budget) only send it to the back.
-        let mut single = false;
-        if b.threats(!me) == 0 {
+        let single = if b.threats(!me) == 0 {
             // Our stones never help the opponent's threats: if it has no sequence after a
             // pass, it has none after any turn of ours.
-            b.set_side(!me);
-            let mut danger = b.threats(me) == 0 && self.tss.wins(b, turns, budget);
-            if !danger && b.threats(me) == 0 && self.config.tss_free > 0 {
-                self.tss.single_free = self.config.tss_free;
-                danger = self.tss.wins(b, turns, budget / 4);
-                single = danger;
-            }
-            b.set_side(me);
-            if !danger {
-                return None;
-            }
-            let mut zone = std::mem::take(&mut self.tss.zone);
-            zone.extend(self.tss.first.iter().flat_map(|f| [f.a, f.b]));
-            zone.sort_unstable();
-            zone.dedup();
-            zone.retain(|&p| b.is_empty(p as usize));
+            let (single, zone) = self.opponent_sequence(b, turns, budget)?;
             self.defensive_pairs(b, &zone, &mut cands);
-            dedupe_sort(&mut cands);
-        }
-        let mut kept = Vec::new();
-        let mut doubtful = Vec::new();
+            single
+        } else {
+            self.free_stone_pairs(b, &mut cands)
+        };
+        dedupe_sort(&mut cands);
         // Out of time, only the turns checked are searched: most unchecked ones lose when
         // the opponent threatens a win (a check cut short counts as unchecked).
         let until = until.map(|u| u.1);
         self.tss.until = until;
+        let mut kept = Vec::new();
+        let mut doubtful = Vec::new();
+        let mut refuting = Vec::new();
+        self.check_turns(b, &cands, single, &mut kept, &mut doubtful, &mut refuting);
+        if kept.is_empty() && doubtful.is_empty() {
+            // Every turn tried loses: the points most of the winning lines against them pass
+            // through are where a defence may still be.
+            let zone = most_common(b, refuting, REFUTING_POINTS);
+            let mut more = Vec::new();
+            self.defensive_pairs(b, &zone, &mut more);
+            more.retain(|m| !cands.iter().any(|c| (c.a, c.b) == (m.a, m.b)));
+            dedupe_sort(&mut more);
+            self.check_turns(b, &more, single, &mut kept, &mut doubtful, &mut Vec::new());
+        }
+        kept.extend(doubtful);
+        kept.truncate(self.config.width);
+        if !kept.is_empty() {
+            *root = kept;
+        }
+        None
+    }
+
+    /// Facing threats one stone blocks, the turns of such a block with a free stone on the
+    /// lines of the opponent's sequence after it; returns whether that sequence needs single
+    /// threats.
+    fn free_stone_pairs(&mut self, b: &mut Board6, cands: &mut Vec<Pair>) -> bool {
+        let me = b.side();
+        let (turns, budget) = (self.config.tss_turns, self.config.tss_budget);
+        let mut single = false;
+        let mut replies = std::mem::take(&mut self.replies);
+        if blocking_replies(&Gaps::of(b, !me), &mut replies) {
+            for &(x, _) in replies.iter().filter(|&&(x, y)| x == y) {
+                b.play(x as usize, None);
+                b.undo_side_only(me);
+                let seq = self.opponent_sequence(b, turns, budget);
+                b.undo_keep_side(me);
+                let Some((s, zone)) = seq else { continue };
+                single |= s;
+                let sx = single_score(b, x as usize, me);
+                for &z in zone.iter().filter(|&&z| z != x) {
+                    let sz = single_score(b, z as usize, me);
+                    cands.push(pair(x as usize, Some(z as usize), sx + sz));
+                }
+            }
+        }
+        self.replies = replies;
+        single
+    }
+
+    /// Checks `cands` in order against the opponent's threat sequences, until `width` pass or
+    /// the time for it runs out: turns it still wins against by double threats are dropped,
+    /// those it may win against by single threats (when `single`) go to `doubtful`, the rest
+    /// to `kept`. The points of the lines that win against dropped turns go to `refuting`.
+    fn check_turns(
+        &mut self,
+        b: &mut Board6,
+        cands: &[Pair],
+        single: bool,
+        kept: &mut Vec<Pair>,
+        doubtful: &mut Vec<Pair>,
+        refuting: &mut Vec<u16>,
+    ) {
+        let (turns, budget) = (self.config.tss_turns, self.config.tss_budget);
+        let until = self.tss.until;
         let out_of_time = || until.is_some_and(|t| Instant::now() >= t);
-        for m in cands {
-            if out_of_time() {
+        for &m in cands {
+            if out_of_time() || kept.len() >= self.config.width {
                 break;
             }
             b.play(m.a as usize, m.second());
             self.tss.single_free = 0;
-            let lost = self.tss.wins(b, turns, budget);
+            let lost = self.tss.shortest_win(b, turns, budget).is_some();
+            if lost {
+                refuting.extend_from_slice(&self.tss.zone);
+                refuting.extend(self.tss.first.iter().flat_map(|f| [f.a, f.b]));
+            }
             self.tss.single_free = self.config.tss_free;
-            let risky = !lost && single && self.tss.wins(b, turns, budget / 4);
+            let risky = !lost && single && self.tss.shortest_win(b, turns, budget / 4).is_some();
+            self.tss.single_free = 0;
             b.undo();
             if out_of_time() {
                 break;
@@ -310,16 +368,38 @@ impl Engine6 {
                 (false, true) => doubtful.push(m),
                 (false, false) => kept.push(m),
             }
-            if kept.len() >= self.config.width {
-                break;
-            }
         }
-        kept.extend(doubtful);
-        kept.truncate(self.config.width);
-        if !kept.is_empty() {
-            *root = kept;
+    }
+
+    /// The opponent's win by threats were it to move (the side to move having none to
+    /// answer): whether it needs single threats (not proven), and the empty points of its
+    /// lines. None if it has none.
+    fn opponent_sequence(
+        &mut self,
+        b: &mut Board6,
+        turns: u32,
+        budget: u64,
+    ) -> Option<(bool, Vec<u16>)> {
+        let me = b.side();
+        if b.threats(me) > 0 {
+            return None;
         }
-        None
+        b.set_side(!me);
+        self.tss.single_free = 0;
+        let mut found = self.tss.shortest_win(b, turns, budget).map(|_| false);
+        if found.is_none() && self.config.tss_free > 0 {
+            self.tss.single_free = self.config.tss_free;
+            found = self.tss.shortest_win(b, turns, budget / 4).map(|_| true);
+        }
+        self.tss.single_free = 0;
+        b.set_side(me);
+        let single = found?;
+        let mut zone = std::mem::take(&mut self.tss.zone);
+        zone.extend(self.tss.first.iter().flat_map(|f| [f.a, f.b]));
+        zone.sort_unstable();
+        zone.dedup();
+        zone.retain(|&p| b.is_empty(p as usize));
+        Some((single, zone))
     }
 
     /// Turns with a stone on a point of the opponent's threat lines: two such points, or
@@ -704,6 +784,25 @@ impl Engine6 {
         self.singles.push(ranked);
         self.replies = replies;
     }
+}
+
+/// The `k` empty points that occur most often in `points` (ties by point).
+fn most_common(b: &Board6, mut points: Vec<u16>, k: usize) -> Vec<u16> {
+    points.sort_unstable();
+    let mut counted: Vec<(u16, usize)> = Vec::new();
+    for p in points {
+        match counted.last_mut() {
+            Some((q, n)) if *q == p => *n += 1,
+            _ => counted.push((p, 1)),
+        }
+    }
+    counted.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
+    counted
+        .into_iter()
+        .map(|(p, _)| p)
+        .filter(|&p| b.is_empty(p as usize))
+        .take(k)
+        .collect()
 }
 
 pub(super) fn pair(a: usize, b: Option<usize>, score: i32) -> Pair {

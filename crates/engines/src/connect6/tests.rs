@@ -265,12 +265,17 @@ fn a_threat_turn_crowded_out_of_the_width_is_still_searched() {
     // and after either block (i9 with i14 or i15) black wins by double threats (f9 h11
     // first). Black's winning h12 j12 two turns later ranks below twelve positional pairs,
     // so without places kept for threat-making turns a depth-4 search misses it and plays
-    // i7 j7 as a win.
+    // i7 j7 as a win. (The root's threat-space search, off here, sees that black's first
+    // turn is a block with a threat beside it.)
     let p = pos("i10,k8 k10,g10 k12,k7 k9,h9 k6,j11 l9,i8 i12");
     let losing = p.parse_move("i7 j7").unwrap();
+    let unscreened = Config {
+        tss_turns: 0,
+        ..Config::default()
+    };
     let old = Config {
         threat_slots: 0,
-        ..Config::default()
+        ..unscreened
     };
     let f = search_with(old, &p, &Limits::depth(4), &mut Vec::new());
     let mut e = Engine6::new(Config::default());
@@ -298,8 +303,16 @@ fn a_threat_turn_crowded_out_of_the_width_is_still_searched() {
         v
     };
     assert_eq!(pair_stones(&f.best), stones(&losing));
-    let mv = strong_move(&p, 4);
-    assert_ne!(stones(&mv), stones(&losing), "{mv:?}");
+    for config in [
+        unscreened,
+        Config {
+            threat_slots: 0,
+            ..Config::default()
+        },
+    ] {
+        let f = search_with(config, &p, &Limits::depth(4), &mut Vec::new());
+        assert_ne!(pair_stones(&f.best), stones(&losing));
+    }
 }
 
 #[test]
@@ -338,4 +351,42 @@ fn threat_pairs_judged_without_playing_equal_playing_them() {
         }
     }
     assert!(checked > 100);
+}
+
+#[test]
+fn a_threat_sequence_may_open_with_a_block() {
+    // White's h17 i16 made a four black must block; the block with a free stone (g18 h14
+    // as played) starts black's win, so white's turn lost.
+    let p = pos("j11,h10 l13,h12 j13,j15 k14,j12 m12,j9 l12,k11 l11,i11 m10,i13 k10,h17 i16");
+    let mut b = Board6::from_game(&p);
+    assert!(b.threats(Side::White) > 0);
+    assert!(threats::Tss::new(0).wins(&mut b, 3, 100_000));
+}
+
+#[test]
+fn the_free_stone_beside_a_block_breaks_the_next_sequence() {
+    // White must block black's four at q10 or r10; only a free stone at n12 leaves black
+    // no double-threat win (q10 r10 loses in two turns).
+    let p = pos(
+        "j10,h12 j11,j8 k11,i9 i10,i8 k12,g8 h9,f7 k9,k10 l10,l8 m8,k8 m7,h7 j9,h13 i12,\
+         g14 h11,f12 g12,e12 i14,h14 h15,g6 h17,f5 j7,m10 n9,l11 o9,l7 o10,k6 p11,n10 p10",
+    );
+    let mut q = p.clone();
+    q.play_list("q10 r10").unwrap();
+    assert!(threat_win(&q, 2));
+    let mv = strong_move(&p, 2);
+    let mut q = p.clone();
+    q.play(&mv);
+    assert!(!threat_win(&q, 4), "{mv:?}");
+}
+
+#[test]
+fn when_every_turn_tried_loses_the_refuting_lines_suggest_more() {
+    // Black threatens a win no pair of stones answers (l10 m11); the pairs built from its
+    // line all lose to longer sequences, and the points those pass through hold a defence.
+    let p = pos("j11,h10 l13,h12 j13,j15 k14,j12 m12,j9 l12,k11 l11,i11 m10,i13 k10");
+    let mv = strong_move(&p, 2);
+    let mut q = p.clone();
+    q.play(&mv);
+    assert!(!threat_win(&q, 4), "{mv:?}");
 }

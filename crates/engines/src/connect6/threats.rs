@@ -1,8 +1,9 @@
 //! Threat-space search: whether the side to move wins by a sequence of turns that each leave
 //! threats two stones must answer (double threats), ending in threats two stones cannot
 //! answer. The defender's replies to a double threat are exactly the pairs that hit every
-//! threat window, so a win found is a proof (the defender cannot win first: it has no threat
-//! window when the attacker moves, and the attacker's stones never give it one). Single
+//! threat window, so a win found is a proof (the defender cannot win first: the attacker's
+//! turns block every threat window it has, and the attacker's stones never give it one; a
+//! turn that must block is a block with a threat-making stone beside it). Single
 //! threats (one stone blocks them, the other is free) are tried only with `single_free`
 //! free stones for the defender (its best points among those where the attacker could make
 //! further threats), which makes a found win likely rather than proven: the engine uses that
@@ -78,6 +79,25 @@ impl Tss {
         self.attack(b, turns, 0)
     }
 
+    /// The fewest own turns, up to `turns`, in which the side to move wins by threats, found
+    /// by trying 1, 2, … turns with at most `budget` attacker turns in all. A deeper search
+    /// alone spends its budget on long lines first and may miss a short win; and a win is
+    /// best answered at its shortest line. On a win `first` and `zone` describe it.
+    pub fn shortest_win(&mut self, b: &mut Board6, turns: u32, budget: u64) -> Option<u32> {
+        let mut left = budget;
+        for k in 1..=turns {
+            let before = self.nodes;
+            if self.wins(b, k, left) {
+                return Some(k);
+            }
+            left = left.saturating_sub(self.nodes - before);
+            if left == 0 || self.until.is_some_and(|t| Instant::now() >= t) {
+                break;
+            }
+        }
+        None
+    }
+
     /// [`Self::wins`] without `first` and `zone`, so a position judged before is answered
     /// from the table.
     pub fn wins_quick(&mut self, b: &mut Board6, turns: u32, budget: u64) -> bool {
@@ -98,7 +118,7 @@ impl Tss {
         if b.threats(me) > 0 {
             return true;
         }
-        if b.threats(!me) > 0 || turns == 0 || self.budget == 0 {
+        if turns == 0 || self.budget == 0 {
             return false;
         }
         if self.until.is_some_and(|t| Instant::now() >= t) {
@@ -112,7 +132,11 @@ impl Tss {
         if e.key == key && (e.won && e.turns <= turns || !e.won && e.turns >= turns) && ply > 0 {
             return e.won;
         }
-        let mut moves = self.threat_turns(b, me);
+        let mut moves = if b.threats(!me) > 0 {
+            self.blocking_threat_turns(b, me)
+        } else {
+            self.threat_turns(b, me)
+        };
         // The turn that last won at this ply first: sibling positions (other blocks, other
         // root turns) often lose to the same turn.
         let killer = self.killers.get(ply).copied().unwrap_or((NONE, NONE));
@@ -159,6 +183,17 @@ impl Tss {
             *k = (m.a, m.b);
         }
         self.mark(&[m.a, m.b]);
+        if m.score == WINS {
+            // No defence was searched: the points that spoil the threats it makes are those
+            // of their windows.
+            b.play(m.a as usize, m.second());
+            let stones: Vec<usize> = std::iter::once(m.a as usize).chain(m.second()).collect();
+            let gaps = Gaps::through(b, me, &stones);
+            b.undo();
+            for g in gaps.iter() {
+                self.mark(g.cells());
+            }
+        }
         true
     }
 
@@ -201,9 +236,48 @@ impl Tss {
     /// threats made.
     fn threat_turns(&mut self, b: &Board6, me: Side) -> Vec<Pair> {
         threat_candidates(b, me, &mut self.cands);
+        let cands = std::mem::take(&mut self.cands);
+        let out = self.rank_threat_turns(b, me, &cands);
+        self.cands = cands;
+        out
+    }
+
+    /// The attacker's turns when it must first block the defender's threats: the pairs
+    /// that block them all and still leave threats of its own (a block by one stone with a
+    /// threat-making free stone, mostly). A threat the attacker cannot block ends the line.
+    fn blocking_threat_turns(&mut self, b: &Board6, me: Side) -> Vec<Pair> {
+        let mut replies = Vec::new();
+        blocking_replies(&Gaps::of(b, !me), &mut replies);
+        let mut cands = std::mem::take(&mut self.cands);
+        cands.clear();
+        let mut free: Vec<u16> = Vec::new();
+        for &(x, y) in &replies {
+            if x != y {
+                cands.push((x, y));
+                continue;
+            }
+            if free.is_empty() {
+                free = threat_points(b, me);
+            }
+            cands.extend(
+                free.iter()
+                    .filter(|&&f| f != x)
+                    .map(|&f| (x.min(f), x.max(f))),
+            );
+        }
+        cands.sort_unstable();
+        cands.dedup();
+        let out = self.rank_threat_turns(b, me, &cands);
+        self.cands = cands;
+        out
+    }
+
+    /// The turns among `cands` that leave threats (only those needing two stones when
+    /// single threats are not tried), ranked as [`Self::threat_turns`] says.
+    fn rank_threat_turns(&mut self, b: &Board6, me: Side, cands: &[(u16, u16)]) -> Vec<Pair> {
         let live = LiveWindows::of(b, me, std::mem::take(&mut self.by_point));
-        let mut out = Vec::with_capacity(self.cands.len());
-        for &(a, c) in &self.cands {
+        let mut out = Vec::with_capacity(cands.len());
+        for &(a, c) in cands {
             let gaps = live.after_pair(b, me, a, c);
             if gaps.is_empty() {
                 continue;
@@ -264,6 +338,26 @@ pub fn threat_candidates(b: &Board6, me: Side, cands: &mut Vec<(u16, u16)>) {
     }
     cands.sort_unstable();
     cands.dedup();
+}
+
+/// The empty points of `me`'s windows with two or three of its stones and none of the
+/// other side's: where a stone (with one more in the same window) makes a threat.
+fn threat_points(b: &Board6, me: Side) -> Vec<u16> {
+    let m = me.index();
+    let mut points: Vec<u16> = Vec::new();
+    for &w in b.live(me) {
+        let c = b.counts(w);
+        if c[1 - m] == 0 && (2..=3).contains(&c[m]) {
+            points.extend(
+                b.window_cells(w)
+                    .iter()
+                    .filter(|&&p| b.is_empty(p as usize)),
+            );
+        }
+    }
+    points.sort_unstable();
+    points.dedup();
+    points
 }
 
 /// The windows of one side that two more stones can turn into threats (two or three of its
@@ -364,21 +458,7 @@ pub(super) fn blocking_replies(gaps: &Gaps, out: &mut Vec<(u16, u16)>) -> bool {
 /// the points where the attacker (who just moved) can make further threats.
 fn add_free_stones(b: &Board6, replies: &mut Vec<(u16, u16)>, k: usize) {
     let def = b.side();
-    let att = (!def).index();
-    let mut points: Vec<u16> = Vec::new();
-    for &w in b.live(!def) {
-        let c = b.counts(w);
-        if c[1 - att] == 0 && (2..=3).contains(&c[att]) {
-            points.extend(
-                b.window_cells(w)
-                    .iter()
-                    .filter(|&&p| b.is_empty(p as usize)),
-            );
-        }
-    }
-    points.sort_unstable();
-    points.dedup();
-    let mut ranked: Vec<(u16, i32)> = points
+    let mut ranked: Vec<(u16, i32)> = threat_points(b, !def)
         .into_iter()
         .map(|p| (p, single_score(b, p as usize, def)))
         .collect();
