@@ -254,18 +254,18 @@ impl Engine6 {
         self.tss.until = until.map(|u| u.0);
         self.tss.nodes = 0;
         self.tss.single_free = 0;
-        // The shortest win first (a win at the k-th own turn is 2k + 1 plies away); facing
-        // threats, its first turn blocks them.
-        for k in 1..=turns {
-            if self.tss.wins(b, k, budget)
-                && let Some(m) = self.tss.first
-            {
-                return Some((m, MATE - (2 * k as i32 + 1)));
-            }
+        // The shortest win (a win at the k-th own turn is 2k + 1 plies away); facing
+        // threats, its first turn blocks them. It may use four checks' budget.
+        if let Some(k) = self.tss.shortest_win(b, turns, 4 * budget)
+            && let Some(m) = self.tss.first
+        {
+            return Some((m, MATE - (2 * k as i32 + 1)));
         }
         let mut cands = root.clone();
         // The opponent's sequences by double threats are proven and drop a turn; those with
         // single threats (tried with a smaller budget) only send it to the back.
+        // Facing a threat one stone blocks: those stones.
+        let mut blocks = Vec::new();
         let single = if b.threats(!me) == 0 {
             // Our stones never help the opponent's threats: if it has no sequence after a
             // pass, it has none after any turn of ours.
@@ -273,7 +273,7 @@ impl Engine6 {
             self.defensive_pairs(b, &zone, &mut cands);
             single
         } else {
-            self.free_stone_pairs(b, &mut cands)
+            self.free_stone_pairs(b, &mut blocks, &mut cands)
         };
         dedupe_sort(&mut cands);
         // Out of time, only the turns checked are searched: most unchecked ones lose when
@@ -289,7 +289,12 @@ impl Engine6 {
             // through are where a defence may still be.
             let zone = most_common(b, refuting, REFUTING_POINTS);
             let mut more = Vec::new();
-            self.defensive_pairs(b, &zone, &mut more);
+            if blocks.is_empty() {
+                self.defensive_pairs(b, &zone, &mut more);
+            }
+            for &x in &blocks {
+                paired_with(b, x, &zone, &mut more);
+            }
             more.retain(|m| !cands.iter().any(|c| (c.a, c.b) == (m.a, m.b)));
             dedupe_sort(&mut more);
             self.check_turns(b, &more, single, &mut kept, &mut doubtful, &mut Vec::new());
@@ -303,26 +308,28 @@ impl Engine6 {
     }
 
     /// Facing threats one stone blocks, the turns of such a block with a free stone on the
-    /// lines of the opponent's sequence after it; returns whether that sequence needs single
-    /// threats.
-    fn free_stone_pairs(&mut self, b: &mut Board6, cands: &mut Vec<Pair>) -> bool {
+    /// lines of the opponent's sequence after it; the blocking stones go to `blocks`.
+    /// Returns whether that sequence needs single threats.
+    fn free_stone_pairs(
+        &mut self,
+        b: &mut Board6,
+        blocks: &mut Vec<u16>,
+        cands: &mut Vec<Pair>,
+    ) -> bool {
         let me = b.side();
         let (turns, budget) = (self.config.tss_turns, self.config.tss_budget);
         let mut single = false;
         let mut replies = std::mem::take(&mut self.replies);
         if blocking_replies(&Gaps::of(b, !me), &mut replies) {
             for &(x, _) in replies.iter().filter(|&&(x, y)| x == y) {
+                blocks.push(x);
                 b.play(x as usize, None);
                 b.undo_side_only(me);
                 let seq = self.opponent_sequence(b, turns, budget);
                 b.undo_keep_side(me);
                 let Some((s, zone)) = seq else { continue };
                 single |= s;
-                let sx = single_score(b, x as usize, me);
-                for &z in zone.iter().filter(|&&z| z != x) {
-                    let sz = single_score(b, z as usize, me);
-                    cands.push(pair(x as usize, Some(z as usize), sx + sz));
-                }
+                paired_with(b, x, &zone, cands);
             }
         }
         self.replies = replies;
@@ -783,6 +790,16 @@ impl Engine6 {
         }
         self.singles.push(ranked);
         self.replies = replies;
+    }
+}
+
+/// The turns of stone `x` with each point of `zone`.
+fn paired_with(b: &Board6, x: u16, zone: &[u16], out: &mut Vec<Pair>) {
+    let me = b.side();
+    let sx = single_score(b, x as usize, me);
+    for &z in zone.iter().filter(|&&z| z != x) {
+        let sz = single_score(b, z as usize, me);
+        out.push(pair(x as usize, Some(z as usize), sx + sz));
     }
 }
 
