@@ -222,6 +222,22 @@ fn threat_win(p: &Connect6, turns: u32) -> bool {
     threats::Tss::new(0).wins(&mut b, turns, 100_000)
 }
 
+/// Whether, after `moves`, the side to move wins by double threats within `turns`.
+fn threat_win_after(p: &Connect6, moves: &str, turns: u32) -> bool {
+    let mut q = p.clone();
+    q.play_list(moves).unwrap();
+    threat_win(&q, turns)
+}
+
+/// Asserts that after the strong engine's turn (searched to `depth`) the opponent has no
+/// double-threat win within `turns`.
+fn assert_strong_leaves_no_threat_win(p: &Connect6, depth: u32, turns: u32) {
+    let mv = strong_move(p, depth);
+    let mut q = p.clone();
+    q.play(&mv);
+    assert!(!threat_win(&q, turns), "{mv:?}");
+}
+
 #[test]
 fn two_separate_threes_grown_to_fours_are_a_double_threat() {
     // Black must block white's four; after n7 n10 (as played) white's g11 j8 grows the
@@ -230,13 +246,8 @@ fn two_separate_threes_grown_to_fours_are_a_double_threat() {
         "i10,k8 k12,i9 k11,i11 j10,j9 k9,j7 l9,f9 h9,g8 g9,f8 i6,l11 m10,n9 o12,l8 l10,\
          l7 l12,g10 j13,g7 i14,k10 m8",
     );
-    let mut q = p.clone();
-    q.play_list("n7 n10").unwrap();
-    assert!(threat_win(&q, 1));
-    let mv = strong_move(&p, 2);
-    let mut q = p.clone();
-    q.play(&mv);
-    assert!(!threat_win(&q, 2), "{mv:?}");
+    assert!(threat_win_after(&p, "n7 n10", 1));
+    assert_strong_leaves_no_threat_win(&p, 2, 2);
 }
 
 #[test]
@@ -371,13 +382,8 @@ fn the_free_stone_beside_a_block_breaks_the_next_sequence() {
         "j10,h12 j11,j8 k11,i9 i10,i8 k12,g8 h9,f7 k9,k10 l10,l8 m8,k8 m7,h7 j9,h13 i12,\
          g14 h11,f12 g12,e12 i14,h14 h15,g6 h17,f5 j7,m10 n9,l11 o9,l7 o10,k6 p11,n10 p10",
     );
-    let mut q = p.clone();
-    q.play_list("q10 r10").unwrap();
-    assert!(threat_win(&q, 2));
-    let mv = strong_move(&p, 2);
-    let mut q = p.clone();
-    q.play(&mv);
-    assert!(!threat_win(&q, 4), "{mv:?}");
+    assert!(threat_win_after(&p, "q10 r10", 2));
+    assert_strong_leaves_no_threat_win(&p, 2, 4);
 }
 
 #[test]
@@ -385,8 +391,5 @@ fn when_every_turn_tried_loses_the_refuting_lines_suggest_more() {
     // Black threatens a win no pair of stones answers (l10 m11); the pairs built from its
     // line all lose to longer sequences, and the points those pass through hold a defence.
     let p = pos("j11,h10 l13,h12 j13,j15 k14,j12 m12,j9 l12,k11 l11,i11 m10,i13 k10");
-    let mv = strong_move(&p, 2);
-    let mut q = p.clone();
-    q.play(&mv);
-    assert!(!threat_win(&q, 4), "{mv:?}");
+    assert_strong_leaves_no_threat_win(&p, 2, 4);
 }
