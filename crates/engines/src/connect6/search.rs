@@ -360,8 +360,7 @@ impl Engine6 {
             self.tss.single_free = 0;
             let lost = self.tss.shortest_win(b, turns, budget).is_some();
             if lost {
-                refuting.extend_from_slice(&self.tss.zone);
-                refuting.extend(self.tss.first.iter().flat_map(|f| [f.a, f.b]));
+                refuting.extend(self.tss.line_points());
             }
             self.tss.single_free = self.config.tss_free;
             let risky = !lost && single && self.tss.shortest_win(b, turns, budget / 4).is_some();
@@ -401,8 +400,7 @@ impl Engine6 {
         self.tss.single_free = 0;
         b.set_side(me);
         let single = found?;
-        let mut zone = std::mem::take(&mut self.tss.zone);
-        zone.extend(self.tss.first.iter().flat_map(|f| [f.a, f.b]));
+        let mut zone: Vec<u16> = self.tss.line_points().collect();
         zone.sort_unstable();
         zone.dedup();
         zone.retain(|&p| b.is_empty(p as usize));

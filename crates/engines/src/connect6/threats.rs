@@ -98,6 +98,12 @@ impl Tss {
         None
     }
 
+    /// The points of the last win found: its line (`zone`), then its first turn's stones.
+    pub fn line_points(&self) -> impl Iterator<Item = u16> + '_ {
+        let first = self.first.iter().flat_map(|f| [f.a, f.b]);
+        self.zone.iter().copied().chain(first)
+    }
+
     /// [`Self::wins`] without `first` and `zone`, so a position judged before is answered
     /// from the table.
     pub fn wins_quick(&mut self, b: &mut Board6, turns: u32, budget: u64) -> bool {
