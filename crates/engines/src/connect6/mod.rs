@@ -19,7 +19,7 @@ impl GamePlayers for Connect6 {
         &[
             (
                 "strong",
-                "six-window threats, blocking/threat/positional pairs, PVS over turns with a transposition table; options: width, singles, depth, quiet (turns past the depth), qthreats (threat turns per quiescence node), qtrust (1: a quiescence loss against the best few blocks of a single threat counts), tss (own turns of the root's threat-space search, 0: none), leaf (its turns at quiescence leaves), tslots (places kept for threat-making turns, 0: none)",
+                "six-window threats, blocking/threat/positional pairs, PVS over turns with a transposition table; options: width, singles, depth, quiet (turns past the depth), qthreats (threat turns per quiescence node), qtrust (1: a quiescence loss against the best few blocks of a single threat counts), tss (own turns of the root's threat-space search, 0: none), leaf (its turns at quiescence leaves), tslots (places kept for threat-making turns, 0: none), pending (what a quiet leaf loses when the opponent would win by threats, 0: not checked), pturns (own turns of that check)",
             ),
             (
                 "seed003",
@@ -77,6 +77,7 @@ const BENCH: &[(&str, u32)] = &[
 fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Connect6>>, TextError> {
     spec.allow(&[
         "width", "singles", "depth", "quiet", "qthreats", "qtrust", "tss", "leaf", "tslots",
+        "pending", "pturns",
     ])?;
     let mut config = Config::default();
     if let Some(w) = spec.number::<usize>("width")? {
@@ -99,6 +100,12 @@ fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Connect6>>, TextError> {
     }
     if let Some(t) = spec.number::<u32>("tss")? {
         config.tss_turns = t;
+    }
+    if let Some(t) = spec.number::<i32>("pending")? {
+        config.pending = t.max(0);
+    }
+    if let Some(t) = spec.number::<u32>("pturns")? {
+        config.pending_turns = t.max(1);
     }
     if let Some(t) = spec.number::<usize>("tslots")? {
         config.threat_slots = t;

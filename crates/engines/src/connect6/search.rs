@@ -72,6 +72,12 @@ pub struct Config {
     pub leaf_tss: u32,
     /// Attacker turns one leaf search may try.
     pub leaf_tss_budget: u64,
+    /// What a quiet leaf loses when the opponent, were it to move, would win by double
+    /// threats (0: not checked): the side to move must spend its turn on defence, or has
+    /// already lost if no turn stops every such win.
+    pub pending: i32,
+    /// Own turns of that check's threat-space search (1: a win at once).
+    pub pending_turns: u32,
     /// Places among the `width` turns kept for threat-making pairs (those that need both
     /// of the opponent's stones first), which the positional ranking may otherwise crowd out.
     pub threat_slots: usize,
@@ -93,6 +99,8 @@ impl Default for Config {
             tss_free: 2,
             leaf_tss: 2,
             leaf_tss_budget: 24,
+            pending: 200,
+            pending_turns: 1,
             threat_slots: 4,
         }
     }
@@ -608,9 +616,12 @@ impl Engine6 {
         if forced && !blockable(b, !me) {
             return -(MATE - p - 2);
         }
-        let stand = b.evaluate() + 30;
+        let mut stand = b.evaluate() + 30;
         if !forced && stand < beta && self.leaf_threat_win(b) {
             return MATE - p - (2 * self.config.leaf_tss as i32 + 1);
+        }
+        if !forced && stand > alpha && self.opponent_threatens_win(b) {
+            stand -= self.config.pending;
         }
         if turns <= 0 || (!forced && (stand >= beta || turns < 2)) {
             return stand;
@@ -672,6 +683,23 @@ impl Engine6 {
         self.tss.until = None;
         self.tss
             .wins_quick(b, self.config.leaf_tss, self.config.leaf_tss_budget)
+    }
+
+    /// Whether the opponent of the side to move (neither has a threat window) would win by
+    /// double threats within `pending_turns` own turns were it to move: a double-threat point
+    /// the window sums do not see.
+    pub(super) fn opponent_threatens_win(&mut self, b: &mut Board6) -> bool {
+        if self.config.pending == 0 {
+            return false;
+        }
+        let me = b.side();
+        b.set_side(!me);
+        self.tss.single_free = 0;
+        self.tss.until = None;
+        let turns = self.config.pending_turns.max(1);
+        let won = self.tss.wins_quick(b, turns, self.config.leaf_tss_budget);
+        b.set_side(me);
+        won
     }
 
     /// The turns worth searching, best first (at most `width`).

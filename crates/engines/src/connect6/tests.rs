@@ -393,3 +393,28 @@ fn when_every_turn_tried_loses_the_refuting_lines_suggest_more() {
     let p = pos("j11,h10 l13,h12 j13,j15 k14,j12 m12,j9 l12,k11 l11,i11 m10,i13 k10");
     assert_strong_leaves_no_threat_win(&p, 2, 4);
 }
+
+#[test]
+fn a_win_the_opponent_would_have_at_once_is_seen_at_quiet_leaves() {
+    // After n7 n10 white's g11 j8 wins: with black to move instead, the quiet leaf sees
+    // the win white threatens (and black has none to threaten back).
+    let mut p = pos(
+        "i10,k8 k12,i9 k11,i11 j10,j9 k9,j7 l9,f9 h9,g8 g9,f8 i6,l11 m10,n9 o12,l8 l10,\
+         l7 l12,g10 j13,g7 i14,k10 m8",
+    );
+    p.play_list("n7 n10").unwrap();
+    let mut b = Board6::from_game(&p);
+    let mut checking = search::Engine6::new(Config {
+        pending: 300,
+        ..Config::default()
+    });
+    let mut blind = search::Engine6::new(Config {
+        pending: 0,
+        ..Config::default()
+    });
+    b.set_side(Side::Black);
+    assert!(checking.opponent_threatens_win(&mut b));
+    assert!(!blind.opponent_threatens_win(&mut b));
+    let mut early = Board6::from_game(&pos("i10,k8 k12,i9 k11"));
+    assert!(!checking.opponent_threatens_win(&mut early));
+}
