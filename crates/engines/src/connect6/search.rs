@@ -593,7 +593,7 @@ impl Engine6 {
     /// The search past the nominal depth: a side facing threats must block them before the
     /// position is judged, and a side free to move may stand pat or try its best few
     /// threat-making turns (which the opponent must answer). `turns` bounds the extension.
-    fn quiesce(
+    pub(super) fn quiesce(
         &mut self,
         b: &mut Board6,
         ply: usize,

@@ -395,26 +395,34 @@ fn when_every_turn_tried_loses_the_refuting_lines_suggest_more() {
 }
 
 #[test]
-fn a_win_the_opponent_would_have_at_once_is_seen_at_quiet_leaves() {
+fn a_win_the_opponent_threatens_lowers_a_quiet_leaf() {
     // After n7 n10 white's g11 j8 wins: with black to move instead, the quiet leaf sees
-    // the win white threatens (and black has none to threaten back).
+    // the win white threatens.
     let mut p = pos(
         "i10,k8 k12,i9 k11,i11 j10,j9 k9,j7 l9,f9 h9,g8 g9,f8 i6,l11 m10,n9 o12,l8 l10,\
          l7 l12,g10 j13,g7 i14,k10 m8",
     );
     p.play_list("n7 n10").unwrap();
     let mut b = Board6::from_game(&p);
+    // (Black's own threat sequences at the leaf are left out: it has one.)
     let mut checking = search::Engine6::new(Config {
         pending: 300,
+        leaf_tss: 0,
         ..Config::default()
     });
     let mut blind = search::Engine6::new(Config {
         pending: 0,
+        leaf_tss: 0,
         ..Config::default()
     });
     b.set_side(Side::Black);
     assert!(checking.opponent_threatens_win(&mut b));
     assert!(!blind.opponent_threatens_win(&mut b));
+    // The leaf stands 300 lower for it.
+    let bound = crate::alphabeta::MATE + 1;
+    let seen = checking.quiesce(&mut b, 1, -bound, bound, 0);
+    let unseen = blind.quiesce(&mut b, 1, -bound, bound, 0);
+    assert_eq!(unseen - seen, 300, "{unseen} {seen}");
     let mut early = Board6::from_game(&pos("i10,k8 k12,i9 k11"));
     assert!(!checking.opponent_threatens_win(&mut early));
 }
