@@ -676,13 +676,7 @@ impl Engine6 {
     /// Whether the side to move, free of threats, wins by double threats within
     /// `leaf_tss` turns (a small search: most leaves have no such win).
     fn leaf_threat_win(&mut self, b: &mut Board6) -> bool {
-        if self.config.leaf_tss == 0 {
-            return false;
-        }
-        self.tss.single_free = 0;
-        self.tss.until = None;
-        self.tss
-            .wins_quick(b, self.config.leaf_tss, self.config.leaf_tss_budget)
+        self.config.leaf_tss > 0 && self.small_threat_win(b, self.config.leaf_tss)
     }
 
     /// Whether the opponent of the side to move (neither has a threat window) would win by
@@ -694,12 +688,17 @@ impl Engine6 {
         }
         let me = b.side();
         b.set_side(!me);
-        self.tss.single_free = 0;
-        self.tss.until = None;
-        let turns = self.config.pending_turns.max(1);
-        let won = self.tss.wins_quick(b, turns, self.config.leaf_tss_budget);
+        let won = self.small_threat_win(b, self.config.pending_turns);
         b.set_side(me);
         won
+    }
+
+    /// Whether the side to move wins by double threats within `turns`, trying at most the
+    /// leaf budget of attacker turns (positions judged before come from the table).
+    fn small_threat_win(&mut self, b: &mut Board6, turns: u32) -> bool {
+        self.tss.single_free = 0;
+        self.tss.until = None;
+        self.tss.wins_quick(b, turns, self.config.leaf_tss_budget)
     }
 
     /// The turns worth searching, best first (at most `width`).
