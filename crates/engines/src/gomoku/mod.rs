@@ -114,6 +114,7 @@ const BENCH: &[(&str, &str, u32)] = &[
 fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, TextError> {
     spec.allow(&[
         "width", "vct", "depth", "hash", "defence", "lmr", "eval", "tm", "hist", "vcts", "iter",
+        "rw",
     ])?;
     let mut config = Config::default();
     if let Some(w) = spec.number::<usize>("width")? {
@@ -139,6 +140,9 @@ fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, Text
     }
     if let Some(v) = spec.number::<u8>("tm")? {
         config.time_use = v != 0;
+    }
+    if let Some(v) = spec.number::<usize>("rw")? {
+        config.root_width = v;
     }
     if let Some(v) = spec.number::<u32>("iter")? {
         config.iter_start = v.clamp(10, 100);

@@ -66,6 +66,8 @@ pub struct Config {
     pub history: bool,
     /// The root VCT may take the time budget over this.
     pub vct_share: u32,
+    /// Root moves searched after ordering (0: all candidates).
+    pub root_width: usize,
 }
 
 impl Default for Config {
@@ -82,6 +84,7 @@ impl Default for Config {
             iter_start: 80,
             history: false,
             vct_share: 5,
+            root_width: 30,
         }
     }
 }
@@ -155,6 +158,12 @@ impl Engine {
         self.history.resize(cells, [0; 2]);
         self.history.iter_mut().flatten().for_each(|h| *h /= 2);
         let mut root = self.root_moves(b);
+        // The main search looks at the best-ordered moves only (all of them once those are
+        // all lost); the threat check below may still pick a defence from all of them.
+        let mut width = match self.config.root_width {
+            0 => root.len(),
+            w => w.min(root.len()),
+        };
         let first = *root.first()?;
         if let Some(found) = self.threat_first(b, budget, limits, started) {
             info(b, &found);
@@ -208,7 +217,13 @@ impl Engine {
             } else {
                 deadline.clone()
             });
-            let (v, searched) = self.root(b, &mut root, depth as i32);
+            let mut done = self.root(b, &mut root[..width], depth as i32);
+            if !self.aborted && done.0 < -WIN_BOUND && width < root.len() {
+                // Every move searched loses: the rest of the candidates may not.
+                width = root.len();
+                done = self.root(b, &mut root, depth as i32);
+            }
+            let (v, searched) = done;
             // An interrupted iteration still counts once its first move (the previous best)
             // is searched, unless every move it searched loses: then the first move not yet
             // searched at this depth is played (and checked against threats below).
@@ -946,6 +961,25 @@ mod tests {
         e.config.time_use = false;
         assert!(e.out_of_time(ms(50), Some(ms(75)), full));
         assert!(!e.out_of_time(ms(30), Some(ms(75)), full));
+    }
+
+    #[test]
+    fn a_narrow_root_widens_when_every_move_it_searched_loses() {
+        // Black to move in a renju game; its best-ordered candidate loses to white's attack.
+        let moves = "e7,h10,e9,e8,d8,f10,f6,c9,g10,g5,g7,d7,f5,f8,h8,i9,g11,f7,f11,g9,e12,h9";
+        let mut b = board(Variant::Renju, moves);
+        let mut e = Engine::new(Config {
+            tt_entries: 1 << 16,
+            root_width: 1,
+            ..Config::default()
+        });
+        let first = e.root_moves(&mut b)[0];
+        let found = e
+            .search(&mut b, &Limits::depth(3), &StopFlag::new(), &mut |_, _| {})
+            .unwrap();
+        assert!(e.lost.contains(&first));
+        assert_ne!(found.best, first);
+        assert!(found.value > -WIN_BOUND, "{}", found.value);
     }
 
     #[test]
