@@ -5,12 +5,13 @@ symmetries, kept when `boyi analyze` scores the position near even: the mean of 
 D-1 and D, since an odd depth flatters the side to move and an even one the other side.
 
 Usage: gomoku-openings.py [--count N] [--depth D] [--limit UNITS] [--seed S]
-       [--variant V] [--boyi PATH] > openings.txt
+       [--variant V] [--jobs J] [--boyi PATH] > openings.txt
 """
 import argparse
 import random
 import re
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 
 SIZE = 15
 C = SIZE // 2
@@ -51,24 +52,37 @@ def main():
     ap.add_argument("--limit", type=int, default=150)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--variant", default="freestyle")
+    ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--boyi", default="boyi")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     seen = set()
-    found = 0
     print(f"# {a.count} balanced 3-stone openings (black, white, black; white to move), "
           f"|score| <= {a.limit} at depths {a.depth - 1}-{a.depth}, {a.variant}, seed {a.seed}")
-    while found < a.count:
-        cells = rng.sample([(x, y) for x in range(C - 3, C + 4) for y in range(C - 3, C + 4)], 3)
-        key = symmetries(cells)
-        if key in seen:
-            continue
-        seen.add(key)
-        moves = [text(p) for p in cells]
+
+    def candidates():
+        while True:
+            cells = rng.sample([(x, y) for x in range(C - 3, C + 4) for y in range(C - 3, C + 4)], 3)
+            key = symmetries(cells)
+            if key not in seen:
+                seen.add(key)
+                yield [text(p) for p in cells]
+
+    def balanced(moves):
         s = [score(a.boyi, a.variant, moves, d) for d in (a.depth - 1, a.depth)]
-        if None not in s and abs(sum(s)) <= 2 * a.limit:
-            print(",".join(moves), flush=True)
-            found += 1
+        return None not in s and abs(sum(s)) <= 2 * a.limit
+
+    # Candidates are scored in batches of `jobs` and kept in the order drawn, so the file
+    # depends on the seed alone, not on the number of jobs.
+    found = 0
+    gen = candidates()
+    with ThreadPoolExecutor(a.jobs) as pool:
+        while found < a.count:
+            batch = [next(gen) for _ in range(a.jobs)]
+            for moves, ok in zip(batch, pool.map(balanced, batch)):
+                if ok and found < a.count:
+                    print(",".join(moves), flush=True)
+                    found += 1
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 // Each test binary uses only some of these.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 /// `boyi ARGS` run in `dir`.
@@ -50,10 +50,21 @@ pub fn stderr_of_failure(args: &[&str]) -> String {
     String::from_utf8(out.stderr).unwrap()
 }
 
-/// A fresh, empty working directory for one test.
-pub fn workdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("boyi-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh, empty working directory for one test, removed when the test ends.
+pub struct WorkDir(tempfile::TempDir);
+
+impl std::ops::Deref for WorkDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+/// A fresh, empty working directory named after the test.
+pub fn workdir(name: &str) -> WorkDir {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("boyi-cli-{name}-"))
+        .tempdir()
+        .expect("a temporary directory");
+    WorkDir(dir)
 }
