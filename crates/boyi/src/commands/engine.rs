@@ -1,6 +1,7 @@
 //! `boyi engine <game> --protocol P [--player SPEC]`: a Boyi player served over an engine
 //! protocol on standard input and output, for engine managers and tournament platforms.
 
+use super::analyze::builtin_spec;
 use super::recording::RecordingPlayer;
 use anyhow::{Context, Result};
 use boyi_engines::{BookChoice, BookPlayer, BuildContext, Limits, OpeningBook};
@@ -18,9 +19,10 @@ pub struct EngineArgs {
     /// gomocup (gomoku), sau (connect6, jiu, gomoku), uci, uci-fsf or ucci (xiangqi).
     #[arg(long)]
     pub protocol: Protocol,
-    /// The player served: a built-in spec (boyi:random, boyi:alphabeta?depth=3, ...).
-    #[arg(long, default_value = "boyi:alphabeta")]
-    pub player: String,
+    /// The player served: a built-in spec (default: the game's strongest built-in player,
+    /// boyi:strong; or boyi:random, boyi:alphabeta?depth=3, ...).
+    #[arg(long)]
+    pub player: Option<String>,
     /// Rule set (e.g. renju); protocols that set the rules themselves may change it.
     #[arg(long)]
     pub variant: Option<String>,
@@ -60,10 +62,7 @@ fn serve_game<G: boyi_engines::GamePlayers>(args: &EngineArgs) -> Result<()> {
         None => G::Variant::default(),
     };
     let start = G::start(&variant, args.size).context("--size")?;
-    let spec = args
-        .player
-        .strip_prefix("boyi:")
-        .context("--player must be a built-in player, boyi:<name>")?;
+    let spec = builtin_spec(args.player.as_deref(), G::default_player()).context("--player")?;
     let mut player = boyi_engines::build::<G>(spec, BuildContext::default()).context("--player")?;
     if let Some(path) = &args.book {
         let book = OpeningBook::load(path, args.book_choice)?;

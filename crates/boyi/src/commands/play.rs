@@ -1,8 +1,9 @@
 //! `boyi play <game>`: a game in the terminal — a text board, moves typed in the game's
 //! notation, against the computer or between two people at one keyboard.
 
+use crate::commands::analyze::builtin_spec;
 use crate::commands::rules::{PositionArgs, load};
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use boyi_core::{Game, RenderOptions, Side};
 use boyi_engines::{BuildContext, GameHistory, GamePlayers, Info, Limits, Player, StopFlag};
 use boyi_games::with_game;
@@ -18,9 +19,9 @@ pub struct PlayArgs {
     /// `black`, `white`, `red`, or `none` for two people at one keyboard.
     #[arg(long, default_value = "second")]
     pub computer: String,
-    /// The computer's built-in player spec.
-    #[arg(long, default_value = "boyi:alphabeta?depth=3")]
-    pub player: String,
+    /// The computer's built-in player spec (default: the game's strongest, boyi:strong).
+    #[arg(long)]
+    pub player: Option<String>,
     /// The computer's thinking time per move, in milliseconds.
     #[arg(long, default_value_t = 2000)]
     pub think_ms: u64,
@@ -50,7 +51,7 @@ fn computer_side<G: Game>(text: &str, first: Side) -> Result<Option<Side>> {
 fn play<G: GamePlayers>(args: &PlayArgs) -> Result<()> {
     let start: G = load(&args.position)?;
     let computer = computer_side::<G>(&args.computer, start.side_to_move())?;
-    let spec = args.player.strip_prefix("boyi:").unwrap_or(&args.player);
+    let spec = builtin_spec(args.player.as_deref(), G::default_player()).context("--player")?;
     let mut engine: Box<dyn Player<G>> = boyi_engines::build::<G>(spec, BuildContext::default())?;
     let mut game = GameHistory::new(start);
     let opts = RenderOptions {

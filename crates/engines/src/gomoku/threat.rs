@@ -349,6 +349,9 @@ impl ThreatSearch {
                 }
             }
             self.pool.push(counter);
+            // Likely refutations first: a failed attack (most of the tree) stops at the
+            // first defence that holds.
+            moves.sort_by_key(|&i| std::cmp::Reverse(b.value(i, me) + b.value(i, attacker)));
         }
         let mark = self.line.len();
         let mut all_lose = true;
