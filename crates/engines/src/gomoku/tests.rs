@@ -378,3 +378,17 @@ fn a_heap_of_blockable_threats_is_not_a_won_game() {
     let v = value(2);
     assert!(v.abs() < 600, "value {v}");
 }
+
+#[test]
+fn a_deep_vct_is_found_within_a_search_budget() {
+    // From a freestyle match against seed 001: white to move wins by a VCT that takes eight
+    // rounds of threats to prove. With the defender's answers tried in their stored order
+    // the failed rounds before it took 930 thousand nodes; tried by value, about 100
+    // thousand.
+    let p = pos(Variant::Freestyle, "g10,k7,j5,l6,j8,k6,m6,k5,k8");
+    let mut b = EngineBoard::from_game(&p);
+    let mut ts = ThreatSearch::new(150_000, None);
+    assert!(ts.vct(&mut b, 8, 10), "no win within {} nodes", ts.nodes);
+    // The first move is a four or a three of white's.
+    assert!(b.threat(ts.line[0], Side::White) >= Threat::Three);
+}
