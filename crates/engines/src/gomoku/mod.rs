@@ -24,7 +24,7 @@ impl GamePlayers for Gomoku {
         &[
             (
                 "strong",
-                "pattern tables, VCF/VCT threat search, PVS with a transposition table; options: width, vct (0/1), depth, hash (MB), defence (percent), lmr (moves before reductions), eval (0 point values, 1 with initiative, 2 line values and threats by who moves), tm (0/1: the main search's share of the time), hist (0/1: history move ordering), vcts (the root VCT's time is the budget over this), iter (percent of the budget after which no iteration starts), rw (root moves searched, 0: all)",
+                "pattern tables, VCF/VCT threat search, PVS with a transposition table; options: width, vct (0/1), depth, hash (MB), defence (percent), lmr (moves before reductions), eval (0 point values, 1 with initiative, 2 line values and threats by who moves), tm (0/1: the main search's share of the time), hist (0/1: history move ordering), vcts (the root VCT's time is the budget over this), iter (percent of the budget after which no iteration starts), rw (root moves searched, 0: all), vctd (threats of the root VCT, default 7)",
             ),
             (
                 "seed000",
@@ -114,7 +114,7 @@ const BENCH: &[(&str, &str, u32)] = &[
 fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, TextError> {
     spec.allow(&[
         "width", "vct", "depth", "hash", "defence", "lmr", "eval", "tm", "hist", "vcts", "iter",
-        "rw",
+        "rw", "vctd",
     ])?;
     let mut config = Config::default();
     if let Some(w) = spec.number::<usize>("width")? {
@@ -131,6 +131,9 @@ fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, Text
     }
     if let Some(n) = spec.number::<usize>("lmr")? {
         config.lmr_from = n.max(1);
+    }
+    if let Some(v) = spec.number::<u32>("vctd")? {
+        config.vct_depth = v.clamp(2, 30);
     }
     if let Some(v) = spec.number::<u32>("vcts")? {
         config.vct_share = v.clamp(2, 20);

@@ -68,6 +68,8 @@ pub struct Config {
     pub vct_share: u32,
     /// Root moves searched after ordering (0: all candidates).
     pub root_width: usize,
+    /// Threats of the root VCT (the check of the opponent's threats uses one fewer).
+    pub vct_depth: u32,
 }
 
 impl Default for Config {
@@ -85,6 +87,7 @@ impl Default for Config {
             history: false,
             vct_share: 5,
             root_width: 30,
+            vct_depth: 7,
         }
     }
 }
@@ -368,7 +371,7 @@ impl Engine {
         let mut lost = self.threats.vcf(b, 20);
         if !lost && !self.threats.aborted {
             self.threats.reset(AVOID_VCT_NODES, until);
-            lost = self.threats.vct(b, 6, 10);
+            lost = self.threats.vct(b, self.config.vct_depth - 1, 10);
         }
         self.nodes += self.threats.nodes;
         b.undo();
@@ -395,7 +398,7 @@ impl Engine {
             return None;
         }
         self.threats.reset(150_000, share(self.config.vct_share));
-        let vct = self.threats.vct(b, 7, 10);
+        let vct = self.threats.vct(b, self.config.vct_depth, 10);
         self.nodes += self.threats.nodes;
         vct.then(|| self.threat_found(false))
     }
