@@ -226,3 +226,20 @@ fn engine_session_plays_the_book_and_records_with_the_flag() {
         "--record uses the default database"
     );
 }
+
+#[test]
+fn engine_serves_the_strong_player_by_default() {
+    let dir = workdir("engine-default");
+    // The strong engine opens in the centre (7,7); the shallow alpha-beta player, the default
+    // before, opened off it.
+    let out = engine(
+        &dir,
+        &["gomoku", "--protocol", "gomocup"],
+        "START 15\nINFO timeout_turn 200\nBEGIN\n",
+    );
+    let moves: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains(',') && !l.starts_with("MESSAGE"))
+        .collect();
+    assert_eq!(moves, ["7,7"], "{out}");
+}
