@@ -381,9 +381,9 @@ fn a_heap_of_blockable_threats_is_not_a_won_game() {
 
 #[test]
 fn a_deep_vct_is_found_within_a_search_budget() {
-    // From a freestyle match against seed 001: white to move wins by a VCT that takes eight
-    // rounds of threats to prove. With the defender's answers tried in their stored order
-    // the failed rounds before it took 930 thousand nodes; tried by value, about 100
+    // From a freestyle match against seed 001: white to move wins by a VCT found only in the
+    // eighth round (up to eight threats). With the defender's answers tried in board order
+    // the rounds up to the win took about 930 thousand nodes; tried by value, about 100
     // thousand.
     let p = pos(Variant::Freestyle, "g10,k7,j5,l6,j8,k6,m6,k5,k8");
     let mut b = EngineBoard::from_game(&p);
