@@ -7,6 +7,16 @@ use common::{ok_in, workdir};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+/// Whether a line of a Gomocup session's output is a move (`x,y`), not a `MESSAGE`.
+fn is_move_line(line: &str) -> bool {
+    line.contains(',') && !line.starts_with("MESSAGE")
+}
+
+/// The move lines of a Gomocup session's output.
+fn move_lines(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| is_move_line(l)).collect()
+}
+
 /// `boyi engine …` fed `input` on standard input; `END` is sent once a move line came back.
 fn engine(dir: &Path, args: &[&str], input: &str) -> String {
     use std::io::BufRead;
@@ -30,7 +40,7 @@ fn engine(dir: &Path, args: &[&str], input: &str) -> String {
             break;
         }
         text.push_str(&line);
-        if line.contains(',') && !line.starts_with("MESSAGE") {
+        if is_move_line(&line) {
             break;
         }
     }
@@ -191,10 +201,7 @@ fn engine_session_plays_the_book_and_records_with_the_flag() {
         "best",
     ];
     let out = engine(&dir, &args, input);
-    let moves: Vec<&str> = out
-        .lines()
-        .filter(|l| l.contains(',') && !l.starts_with("MESSAGE"))
-        .collect();
+    let moves = move_lines(&out);
     assert_eq!(moves, ["7,7"], "{out}");
     assert!(!dir.join("boyi.sqlite").exists(), "no flag, no record");
     let mut with_db = args.to_vec();
@@ -237,9 +244,6 @@ fn engine_serves_the_strong_player_by_default() {
         &["gomoku", "--protocol", "gomocup"],
         "START 15\nINFO timeout_turn 200\nBEGIN\n",
     );
-    let moves: Vec<&str> = out
-        .lines()
-        .filter(|l| l.contains(',') && !l.starts_with("MESSAGE"))
-        .collect();
+    let moves = move_lines(&out);
     assert_eq!(moves, ["7,7"], "{out}");
 }
