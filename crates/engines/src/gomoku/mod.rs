@@ -114,7 +114,7 @@ const BENCH: &[(&str, &str, u32)] = &[
 fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, TextError> {
     spec.allow(&[
         "width", "vct", "depth", "hash", "defence", "lmr", "eval", "tm", "hist", "vcts", "iter",
-        "rw", "vctd",
+        "rw", "vctd", "lvcf", "avn",
     ])?;
     let mut config = Config::default();
     if let Some(w) = spec.number::<usize>("width")? {
@@ -131,6 +131,12 @@ fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, Text
     }
     if let Some(n) = spec.number::<usize>("lmr")? {
         config.lmr_from = n.max(1);
+    }
+    if let Some(n) = spec.number::<u64>("avn")? {
+        config.avoid_vct_nodes = n.clamp(1, 100_000) * 1000;
+    }
+    if let Some(n) = spec.number::<u32>("lvcf")? {
+        config.leaf_vcf = Some(n.min(10));
     }
     if let Some(v) = spec.number::<u32>("vctd")? {
         config.vct_depth = v.clamp(2, 30);

@@ -1,5 +1,6 @@
 use super::board::EngineBoard;
 use super::pattern::Threat;
+use super::search::AVOID_VCT_NODES;
 use super::*;
 use boyi_core::rng::SplitMix64;
 use boyi_core::{Point, Side};
@@ -16,10 +17,15 @@ fn pt(s: &str) -> Point {
 }
 
 fn strong_move(p: &Gomoku, depth: u32) -> Point {
-    let mut s = Strong::new(Config {
+    let config = Config {
         tt_entries: 1 << 16,
         ..Config::default()
-    });
+    };
+    strong_move_with(p, depth, config)
+}
+
+fn strong_move_with(p: &Gomoku, depth: u32, config: Config) -> Point {
+    let mut s = Strong::new(config);
     match s
         .think(p, &Limits::depth(depth), &StopFlag::new(), &mut |_| {})
         .unwrap()
@@ -391,4 +397,32 @@ fn a_deep_vct_is_found_within_a_search_budget() {
     assert!(ts.vct(&mut b, 8, 10), "no win within {} nodes", ts.nodes);
     // The first move is a four or a three of white's.
     assert!(b.threat(ts.line[0], Side::White) >= Threat::Three);
+}
+
+#[test]
+fn the_threat_check_affords_a_short_vct() {
+    // From a freestyle match against seed 001: white to move. The search (depth 4 at 100 ms)
+    // chose d6, after which black wins by a VCT of two threes that takes about 40,400 nodes to
+    // find (the defender has many counter-fours). The check after the search gave up at its
+    // old budget of 40,000 nodes and kept d6; black won.
+    let p = pos(
+        Variant::Freestyle,
+        "h6,e5,i11,k11,j10,k9,k10,l10,j12,m11,j8,h10,m9,j9,l9,j11,h9,e6,e4,f5,d5,n12,o13,h5,\
+         g5,g4,d7,i7,i6,g6,h7",
+    );
+    assert!(
+        !threat_win_after(&p, pt("d6"), 40_000),
+        "found within the old budget"
+    );
+    assert!(threat_win_after(&p, pt("d6"), AVOID_VCT_NODES));
+    let pick = |avoid_vct_nodes: u64| {
+        let config = Config {
+            tt_entries: 1 << 16,
+            avoid_vct_nodes,
+            ..Config::default()
+        };
+        strong_move_with(&p, 4, config)
+    };
+    assert_eq!(pick(40_000), pt("d6"), "the search no longer chooses d6");
+    assert_ne!(pick(AVOID_VCT_NODES), pt("d6"));
 }
