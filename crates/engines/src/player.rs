@@ -102,6 +102,10 @@ pub struct Limits {
     pub nodes: Option<u64>,
     pub movetime: Option<Duration>,
     pub clock: Option<Clock>,
+    /// A hard cap on this move's time, from managers that forfeit an engine that overruns
+    /// (Gomocup's `timeout_turn`). A player may think past its budget (`time_budget`), as the
+    /// Gomoku engine does for its first iterations and its threat check, but not past this.
+    pub max_time: Option<Duration>,
     /// Search until stopped (analysis, pondering).
     pub infinite: bool,
     /// Canonical texts of moves not to play here (UCCI `banmoves`).
@@ -138,10 +142,24 @@ impl Limits {
             let share = left / togo + c.increment[side.index()] * 3 / 4;
             share.min(left * 4 / 5)
         });
-        match (self.movetime, from_clock) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
+        earliest(self.movetime, from_clock)
+    }
+
+    /// The time `side` must never exceed on this move, however its budget is stretched:
+    /// `max_time`, and with a clock 80% of what is left.
+    pub fn hard_limit(&self, side: Side) -> Option<Duration> {
+        if self.infinite {
+            return None;
         }
+        let from_clock = self.clock.map(|c| c.time_left[side.index()] * 4 / 5);
+        earliest(self.max_time, from_clock)
+    }
+}
+
+fn earliest(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -296,6 +314,14 @@ impl Deadline {
         }
     }
 
+    /// The same deadline, ending no later than `at`.
+    pub fn capped(mut self, at: Option<Instant>) -> Deadline {
+        if let Some(at) = at {
+            self.until = Some(self.until.map_or(at, |u| u.min(at)));
+        }
+        self
+    }
+
     /// Whether the search must stop after `nodes` nodes (the clock is read every 16 nodes).
     pub fn reached(&self, nodes: u64) -> bool {
         self.stop.is_stopped()
@@ -326,5 +352,48 @@ mod tests {
         limits.infinite = true;
         assert_eq!(limits.time_budget(Side::Black), None);
         assert_eq!(Limits::depth(3).time_budget(Side::White), None);
+    }
+
+    #[test]
+    fn a_capped_deadline_ends_at_the_cap() {
+        let stop = StopFlag::new();
+        let unlimited = Deadline::new(&Limits::default(), Side::Black, &stop);
+        assert!(!unlimited.clone().capped(None).reached(16));
+        let past = Instant::now();
+        assert!(unlimited.capped(Some(past)).reached(16));
+        // A cap later than the budget leaves the budget.
+        let hour = Duration::from_secs(3600);
+        let soon = Limits {
+            movetime: Some(Duration::ZERO),
+            ..Limits::default()
+        };
+        let d = Deadline::new(&soon, Side::Black, &stop).capped(Some(past + hour));
+        assert!(d.reached(16));
+    }
+
+    #[test]
+    fn hard_limit_is_max_time_and_most_of_the_clock() {
+        let ms = Duration::from_millis;
+        let mut limits = Limits {
+            movetime: Some(ms(50)),
+            ..Limits::default()
+        };
+        assert_eq!(
+            limits.hard_limit(Side::Black),
+            None,
+            "a move time alone is no cap"
+        );
+        limits.clock = Some(Clock {
+            time_left: [ms(3000), ms(600)],
+            ..Clock::default()
+        });
+        assert_eq!(limits.hard_limit(Side::Black), Some(ms(2400)));
+        limits.max_time = Some(ms(300));
+        assert_eq!(limits.hard_limit(Side::Black), Some(ms(300)));
+        assert_eq!(limits.hard_limit(Side::White), Some(ms(300)));
+        limits.max_time = Some(ms(3000));
+        assert_eq!(limits.hard_limit(Side::White), Some(ms(480)));
+        limits.infinite = true;
+        assert_eq!(limits.hard_limit(Side::Black), None);
     }
 }

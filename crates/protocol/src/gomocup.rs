@@ -149,6 +149,8 @@ impl<G: Game> GomocupServer<G> {
         let safe = |d: Duration| d.saturating_sub((d / 10).min(Duration::from_millis(200)));
         if let Some(t) = self.timeout_turn.filter(|t| !t.is_zero()) {
             limits.movetime = Some(safe(t));
+            // The manager forfeits a move over the turn's time.
+            limits.max_time = Some(safe(t));
         }
         if let Some(left) = self.time_left {
             let mut clock = Clock::default();

@@ -1,14 +1,16 @@
-//! Gomocup on Gomoku (rule numbers, coordinates) and SAU on Connect6 (one-stone `@@` turns,
-//! pairs) with the real rules.
+//! Gomocup on Gomoku (rule numbers, coordinates, the turn time) and SAU on Connect6
+//! (one-stone `@@` turns, pairs) with the real rules.
 
 mod support;
 
-use boyi_core::{Game, Point};
-use boyi_engines::Limits;
+use boyi_core::{Game, Point, Side};
 use boyi_engines::testing::FirstMove;
+use boyi_engines::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use boyi_games::connect6::Connect6;
 use boyi_games::gomoku::Gomoku;
 use boyi_protocol::Protocol;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use support::{check, transcript};
 
 fn first<G: Game>(start: &G, moves: &str) -> String {
@@ -64,4 +66,47 @@ fn sau_connect6_one_stone_and_pairs() {
             after("j10"),
         ),
     );
+}
+
+/// Plays the first legal move and keeps the limits of every search.
+#[derive(Clone, Default)]
+struct Recorder(Arc<Mutex<Vec<Limits>>>);
+
+impl Player<Gomoku> for Recorder {
+    fn name(&self) -> String {
+        "recorder".into()
+    }
+
+    fn choose(
+        &mut self,
+        game: &GameHistory<Gomoku>,
+        limits: &Limits,
+        stop: &StopFlag,
+        info: &mut dyn FnMut(Info),
+    ) -> Result<<Gomoku as Game>::Move, PlayerError> {
+        self.0.lock().unwrap().push(limits.clone());
+        FirstMove.choose(game, limits, stop, info)
+    }
+}
+
+#[test]
+fn gomocup_turn_time_is_a_hard_limit() {
+    // The manager forfeits a move over `timeout_turn`: the engine gets it (less a safety
+    // margin) as its move time and as the cap no stretched budget may pass.
+    let start = Gomoku::start(&Default::default(), None).unwrap();
+    let seen = Recorder::default();
+    let input =
+        "START 15\nINFO timeout_turn 1000\nINFO timeout_match 0\nINFO time_left 50000\nBEGIN\n";
+    transcript(
+        Protocol::Gomocup,
+        seen.clone(),
+        start,
+        Limits::default(),
+        input,
+    );
+    let limits = seen.0.lock().unwrap()[0].clone();
+    let ms = Duration::from_millis;
+    assert_eq!(limits.movetime, Some(ms(900)));
+    assert_eq!(limits.max_time, Some(ms(900)));
+    assert_eq!(limits.hard_limit(Side::Black), Some(ms(900)));
 }

@@ -160,7 +160,9 @@ impl Engine {
     ) -> Option<Found> {
         let me = b.side();
         let budget = limits.time_budget(me);
+        // The stretched deadlines below (early iterations, the threat check) stop here.
         let started = Instant::now();
+        let hard = limits.hard_limit(me).map(|h| started + h);
         self.nodes = 0;
         self.aborted = false;
         self.killers = [[0; 2]; MAX_PLY];
@@ -199,7 +201,7 @@ impl Engine {
             _ => (limits.clone(), budget),
         };
         let limits = &limits;
-        let deadline = Deadline::new(limits, me, stop);
+        let deadline = Deadline::new(limits, me, stop).capped(hard);
         let max_depth = match (limits.depth, limits.infinite, budget, limits.nodes) {
             (Some(d), _, _, _) => d,
             (None, true, _, _) | (None, _, Some(_), _) | (None, _, _, Some(_)) => 60,
@@ -217,14 +219,15 @@ impl Engine {
             // The first iterations get up to three times the time: they are short (a few
             // thousand nodes), and a shallower search misjudges threes, so a loaded machine
             // does not make the engine play a move it has hardly searched. Three times the
-            // time in all, counted from the start of the search, not per iteration.
+            // time in all, counted from the start of the search, not per iteration, and never
+            // past the hard limit.
             self.deadline = Some(if depth <= MIN_DEPTH {
                 let mut first = limits.clone();
                 if let Some(t) = budget {
                     first.clock = None;
                     first.movetime = Some((t * 3).saturating_sub(started.elapsed()));
                 }
-                Deadline::new(&first, me, stop)
+                Deadline::new(&first, me, stop).capped(hard)
             } else {
                 deadline.clone()
             });
@@ -266,8 +269,11 @@ impl Engine {
         self.deadline = None;
         if threatened && best.value.abs() <= WIN_BOUND {
             // Up to the whole budget (twice the main search's) and half as much again, and
-            // at least the main search's share from now.
-            let until = budget.map(|t| (started + t * 3).max(Instant::now() + t));
+            // at least the main search's share from now, never past the hard limit.
+            let until = budget.map(|t| {
+                let until = (started + t * 3).max(Instant::now() + t);
+                hard.map_or(until, |h| until.min(h))
+            });
             self.avoid_threat_loss(b, &root, attack, &mut best, until);
         }
         Some(best)
