@@ -160,8 +160,9 @@ impl Engine {
     ) -> Option<Found> {
         let me = b.side();
         let budget = limits.time_budget(me);
-        // The stretched deadlines below (early iterations, the threat check) stop here.
         let started = Instant::now();
+        // Every deadline below stops here: the main search's (counted from after the threat
+        // checks that come first), the early iterations' and the threat check's.
         let hard = limits.hard_limit(me).map(|h| started + h);
         self.nodes = 0;
         self.aborted = false;
