@@ -156,7 +156,8 @@ impl Limits {
     }
 }
 
-fn earliest(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
+/// The smaller of two optional bounds; a missing one does not bound.
+fn earliest<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
@@ -316,9 +317,7 @@ impl Deadline {
 
     /// The same deadline, ending no later than `at`.
     pub fn capped(mut self, at: Option<Instant>) -> Deadline {
-        if let Some(at) = at {
-            self.until = Some(self.until.map_or(at, |u| u.min(at)));
-        }
+        self.until = earliest(self.until, at);
         self
     }
 
