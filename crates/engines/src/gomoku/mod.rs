@@ -24,7 +24,7 @@ impl GamePlayers for Gomoku {
         &[
             (
                 "strong",
-                "pattern tables, VCF/VCT threat search, PVS with a transposition table; options: width, vct (0/1), depth, hash (MB), defence (percent), lmr (moves before reductions), eval (0 point values, 1 with initiative, 2 line values and threats by who moves), tm (0/1: the main search's share of the time), hist (0/1: history move ordering), vcts (the root VCT's time is the budget over this), iter (percent of the budget after which no iteration starts), rw (root moves searched, 0: all), vctd (threats of the root VCT, default 7)",
+                "pattern tables, VCF/VCT threat search, PVS with a transposition table; options: width, vct (0/1), depth, hash (MB), defence (percent), lmr (moves before reductions), eval (0 point values, 1 with initiative, 2 line values and threats by who moves), tm (0/1: the main search's share of the time), hist (0/1: history move ordering), vcts (the root VCT's time is the budget over this), iter (percent of the budget after which no iteration starts), rw (root moves searched, 0: all), vctd (threats of the root VCT, default 7), lvcf (fours of the quiet leaves' VCF; default 0 in freestyle, 4 otherwise), avn (thousands of nodes of the threat check's VCT, default 100)",
             ),
             (
                 "seed000",
