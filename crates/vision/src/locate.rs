@@ -578,17 +578,13 @@ pub fn lines_past_edges(work: &Work, found: &Located) -> [Option<bool>; 4] {
     let n = found.size;
     let (r, h) = (&work.response, &found.map);
     let all = (0, n as i32 - 1);
+    let runs = crossing_runs_past(r, h, [all, all]);
     let min_peak = typical_peak(r, h, [all, all]) * 0.4;
-    let run = |f: usize, a: f64| crossing_run(r, h, n, min_peak, f, a);
     std::array::from_fn(|side| {
-        let (f, last) = (side / 2, (n - 1) as f64);
-        let (beyond, inside, k) = if side % 2 == 0 {
-            (run(f, -1.0), run(f, 0.0), -1.0)
-        } else {
-            (run(f, last), run(f, last - 1.0), n as f64)
-        };
+        let (beyond, inside) = runs[side];
+        let k = if side % 2 == 0 { -1.0 } else { n as f64 };
         (beyond >= RUNS_ON && beyond >= RUNS_ON_SHARE * inside)
-            .then(|| probe(r, h, f, k, (0.0, last), min_peak).excess() >= SEEN)
+            .then(|| probe(r, h, side / 2, k, (0.0, (n - 1) as f64), min_peak).excess() >= SEEN)
     })
 }
 
@@ -618,14 +614,14 @@ pub fn grown(found: Located, grow: [bool; 4]) -> Result<Located, VisionError> {
     })
 }
 
-/// How clearly the lines across family `f` (an `n`-line grid) run over the step from index
-/// `a` to `a + 1` of family `f`: the mean excess of their probes there (`min_peak`, see
-/// [`probe`]).
-fn crossing_run(r: &Plane, h: &GridMap, n: usize, min_peak: f32, f: usize, a: f64) -> f64 {
-    let total: f64 = (0..n)
+/// How clearly the lines across family `f` (those of family `1 - f` with indices in `other`)
+/// run over the step from index `a` to `a + 1` of family `f`: the mean excess of their probes
+/// there (`min_peak`, see [`probe`]).
+fn crossing_run(r: &Plane, h: &GridMap, other: (i32, i32), min_peak: f32, f: usize, a: f64) -> f64 {
+    let total: f64 = (other.0..=other.1)
         .map(|j| probe(r, h, 1 - f, j as f64, (a, a + 1.0), min_peak).excess())
         .sum();
-    total / n as f64
+    total / (other.1 - other.0 + 1).max(1) as f64
 }
 
 fn median(v: &mut [f32]) -> f32 {
@@ -709,9 +705,13 @@ fn extent(
         )));
     }
     if runs_on(work, &h, ranges) {
-        return Err(VisionError::NoBoard(
-            "the grid runs on past the lines seen (stones hide its edge lines)".into(),
-        ));
+        return grown_to_edges(work, &h, ranges)
+            .map(|(h, ranges)| (h, ranges, quality))
+            .ok_or_else(|| {
+                VisionError::NoBoard(
+                    "the grid runs on past the lines seen (stones hide its edge lines)".into(),
+                )
+            });
     }
     Ok((h, ranges, quality))
 }
@@ -734,6 +734,74 @@ fn runs_on(work: &Work, h: &GridMap, ranges: [(i32, i32); 2]) -> bool {
     let beyond = beyond_edges(work, h, ranges);
     let seen = beyond.iter().flatten();
     seen.clone().any(|&d| d < OPEN) && seen.clone().any(|&d| d > CLOSED)
+}
+
+/// A grid that [`runs_on`] past some of its outer lines may have been found on part of the
+/// board only: stones hide the lines of the rest (a crowded corner nearest the camera, where
+/// the lines between large stones are short). It grows by a line on each side where the cells
+/// beyond are not clearly the table and the crossing lines run on into the next step (as in
+/// [`lines_past_edges`]), refitting after each round, until no side grows. It is kept only
+/// when it ends square with every side closed: the cells past the outer line unlike the
+/// board's wood, or the crossing lines stopping at it (a diagram's wide margin); or, on a
+/// side that did not grow, outside the photo (a side grown out of it may run on there).
+fn grown_to_edges(
+    work: &Work,
+    h: &GridMap,
+    start: [(i32, i32); 2],
+) -> Option<(GridMap, [(i32, i32); 2])> {
+    let r = &work.response;
+    let (mut h, mut ranges) = (*h, start);
+    loop {
+        let runs = crossing_runs_past(r, &h, ranges);
+        let beyond = beyond_edges(work, &h, ranges);
+        let before = ranges;
+        for side in 0..4 {
+            let (out, inside) = runs[side];
+            let wood_on = beyond[side].is_some_and(|d| d < CLOSED);
+            if wood_on && out >= RUNS_ON && out >= RUNS_ON_SHARE * inside {
+                let (lo, hi) = &mut ranges[side / 2];
+                if side % 2 == 1 { *hi += 1 } else { *lo -= 1 }
+            }
+        }
+        if ranges == before {
+            break;
+        }
+        if ranges.iter().any(|(lo, hi)| hi - lo >= 26) {
+            return None;
+        }
+        h = refine(r, &h, ranges).unwrap_or(h);
+    }
+    let runs = crossing_runs_past(r, &h, ranges);
+    let beyond = beyond_edges(work, &h, ranges);
+    let end = |rs: [(i32, i32); 2], side: usize| {
+        let (lo, hi) = rs[side / 2];
+        if side % 2 == 1 { hi } else { lo }
+    };
+    let closed = (0..4).all(|side| match beyond[side] {
+        Some(d) => d >= OPEN || runs[side].0 < STOPS,
+        None => end(ranges, side) == end(start, side),
+    });
+    let square = ranges[0].1 - ranges[0].0 == ranges[1].1 - ranges[1].0;
+    (closed && square).then_some((h, ranges))
+}
+
+/// Line evidence (see [`crossing_run`]) past an outer line under which the crossing lines
+/// stop there: under 0.11 past true edge lines on the photos tried.
+const STOPS: f64 = 0.11;
+
+/// For each outer line of `ranges` (low and high index of family 0, then of family 1), how
+/// clearly the crossing lines run over the step past it, and over the step inside it.
+fn crossing_runs_past(r: &Plane, h: &GridMap, ranges: [(i32, i32); 2]) -> [(f64, f64); 4] {
+    let min_peak = typical_peak(r, h, ranges) * 0.4;
+    std::array::from_fn(|side| {
+        let (f, (lo, hi)) = (side / 2, ranges[side / 2]);
+        let run = |a: i32| crossing_run(r, h, ranges[1 - f], min_peak, f, a as f64);
+        if side % 2 == 1 {
+            (run(hi), run(hi - 1))
+        } else {
+            (run(lo - 1), run(lo))
+        }
+    })
 }
 
 /// The mean evidence of the candidates inside `ranges`, over both directions.
@@ -793,12 +861,7 @@ fn crossing_evidence(
     other: (i32, i32),
     min_peak: f32,
 ) -> f64 {
-    let strip = |a: i32| {
-        let total: f64 = (other.0..=other.1)
-            .map(|j| probe(r, h, 1 - f, j as f64, (a as f64, a as f64 + 1.0), min_peak).excess())
-            .sum();
-        total / (other.1 - other.0 + 1) as f64
-    };
+    let strip = |a: i32| crossing_run(r, h, other, min_peak, f, a as f64);
     strip(k - 1).max(strip(k))
 }
 

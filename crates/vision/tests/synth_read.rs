@@ -237,6 +237,16 @@ fn edge_lines_hidden_by_stones_are_grown_over() {
     hard_photo_is_read_exactly(6_000_018_058, 19);
 }
 
+/// Boards found at first a line short both ways (stones hide an edge line each way), with
+/// the wood running on past two sides of the grid while the table shows past the others: a
+/// 9×9 board found as 8 lines, a 13×13 board as 12. Both were refused ("the grid runs on
+/// past the lines seen"); the grid now grows to the board's edges.
+#[test]
+fn a_grid_found_on_part_of_the_board_grows_to_its_edges() {
+    hard_photo_is_read_exactly(4_000_012_073, 9);
+    hard_photo_is_read_exactly(6_000_018_096, 13);
+}
+
 #[test]
 fn rendering_is_deterministic() {
     let opts = SynthOptions {
