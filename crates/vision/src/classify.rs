@@ -26,6 +26,10 @@ pub struct Features {
     pub colour: f64,
     /// How much darker the grid lines are than the wood beside them, relative to the wood.
     pub lines: f64,
+    /// [`Features::brightness`] and [`Features::colour`] of the point's quadrants only (see
+    /// [`quadrants`]), without the lines through it or a mark at its centre.
+    pub quadrant_brightness: f64,
+    pub quadrant_colour: f64,
 }
 
 fn median(v: &mut [f32]) -> f32 {
@@ -69,9 +73,29 @@ fn disc(radius: f64, step: f64) -> Vec<(f64, f64)> {
     v
 }
 
+/// Grid-coordinate offsets `step` apart within `radius` of the point, at least `clear` off
+/// both grid lines through it: where a stone covers the point but bare wood shows on an
+/// empty one. Where the lines are thick for the step (far from the camera, in a small photo)
+/// they make up much of the point's disc, and a mark on an empty point (a diagram's territory
+/// square) all of its middle; either can pass for a grey stone there, not here.
+fn quadrants(radius: f64, clear: f64, step: f64) -> Vec<(f64, f64)> {
+    let n = ((radius - clear) / step).floor() as i32;
+    let along: Vec<f64> = (0..=n).map(|i| clear + i as f64 * step).collect();
+    let mut v = Vec::new();
+    for &x in &along {
+        for &y in &along {
+            if x.hypot(y) <= radius + 1e-9 {
+                v.extend([(x, y), (-x, y), (x, -y), (-x, -y)]);
+            }
+        }
+    }
+    v
+}
+
 /// Measures every intersection of an `n`-line grid; `h` maps reading coordinates to pixels.
 pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
     let body = disc(0.26, 0.065);
+    let quads = quadrants(0.25, 0.09, 0.06);
     let spot = disc(0.08, 0.04);
     // Bare wood at every cell centre.
     let cells: Vec<Colour> = (0..(n - 1) * (n - 1))
@@ -107,6 +131,7 @@ pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
             let (wl, wc) = wood_near(&cells, n, c, r);
             let (cf, rf) = (c as f64, r as f64);
             let (l, ch) = patch(img, h, cf, rf, &body);
+            let (lq, chq) = patch(img, h, cf, rf, &quads);
             // On the edge lines, only the samples over the board: beyond the outer lines
             // no line runs, and there the line samples would see bare wood.
             let m = (n - 1) as f64;
@@ -122,6 +147,8 @@ pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
                 contrast: ((wl - l) / typical) as f64,
                 colour: colour_unlike(ch, wc),
                 lines: ((l_off - l_on) / wl.max(1.0)) as f64,
+                quadrant_brightness: (lq / wl.max(1.0)) as f64,
+                quadrant_colour: colour_unlike(chq, wc),
             });
         }
     }
@@ -162,11 +189,17 @@ fn wood_near(cells: &[Colour], n: usize, c: usize, r: usize) -> Colour {
 
 /// Whether a point holds a stone: a signed margin, positive for a stone. Stones are unlike
 /// the wood in colour and hide the grid lines; very dark points are stones whatever the wood.
+/// A stone covers the point's quadrants as well as its middle, so both must look like one.
+/// (Its colour is taken from the whole disc: a ring drawn on a black stone to mark the last
+/// move would pass for white in the quadrants.)
 fn stone_margin(f: &Features) -> f64 {
-    let grey = (f.colour - 0.5) / 0.1;
     let hidden = (0.06 - f.lines) / 0.04;
-    let dark = (0.5 - f.brightness) / 0.05;
-    (grey + hidden).max(dark)
+    let margin = |colour: f64, brightness: f64| {
+        let grey = (colour - 0.5) / 0.1;
+        let dark = (0.5 - brightness) / 0.05;
+        (grey + hidden).max(dark)
+    };
+    margin(f.colour, f.brightness).min(margin(f.quadrant_colour, f.quadrant_brightness))
 }
 
 /// Contrast to the wood (see [`Features::contrast`]) separating black from white stones:
@@ -253,8 +286,8 @@ mod tests {
     use image::Rgb;
 
     /// A 5×5 grid drawn on yellow-brown wood, 20 pixels a step, with one disc of `stone`'s
-    /// colour on the middle point.
-    fn board_with(stone: [u8; 3]) -> (RgbImage, GridMap) {
+    /// colour and `radius` pixels on the middle point.
+    fn board_with(stone: [u8; 3], radius: f64) -> (RgbImage, GridMap) {
         let mut img = RgbImage::from_pixel(120, 120, Rgb([200, 160, 100]));
         for (x, y, p) in img.enumerate_pixels_mut() {
             let (gx, gy) = (
@@ -266,7 +299,7 @@ mod tests {
                 *p = Rgb([60, 40, 20]);
             }
             let (dx, dy) = (x as f64 - 60.0, y as f64 - 60.0);
-            if dx.hypot(dy) < 9.0 {
+            if dx.hypot(dy) < radius {
                 *p = Rgb(stone);
             }
         }
@@ -278,7 +311,11 @@ mod tests {
     }
 
     fn middle(stone: [u8; 3]) -> (Stone, Stone) {
-        let (img, map) = board_with(stone);
+        middle_with(stone, 9.0)
+    }
+
+    fn middle_with(stone: [u8; 3], radius: f64) -> (Stone, Stone) {
+        let (img, map) = board_with(stone, radius);
         let read = decide_all(&measure(&img, &map, 5));
         (read[12].0, read[0].0)
     }
@@ -289,5 +326,12 @@ mod tests {
         assert_eq!(middle([140, 215, 240]), (Stone::White, Stone::Empty));
         assert_eq!(middle([235, 235, 235]), (Stone::White, Stone::Empty));
         assert_eq!(middle([25, 25, 28]), (Stone::Black, Stone::Empty));
+    }
+
+    #[test]
+    fn a_star_point_is_no_stone() {
+        // A dot of the lines' colour a third of a step across fills the middle of the
+        // point's disc, but not its quadrants.
+        assert_eq!(middle_with([60, 40, 20], 3.4), (Stone::Empty, Stone::Empty));
     }
 }
