@@ -400,6 +400,20 @@ fn a_deep_vct_is_found_within_a_search_budget() {
 }
 
 #[test]
+fn a_three_on_the_end_of_the_defenders_three_is_no_slower() {
+    // From a renju match against seed 001, white to move. Black's three k5-j4-i3 could
+    // become a straight four, so the VCT tried no three of white's at all; but white's l6
+    // is a three that also takes that four's end. Black's every answer then loses to a VCF,
+    // and the search (mate in 7) saw it where the threat search did not: black played j4
+    // at 100 ms and lost.
+    let p = pos(Variant::Renju, "h10,h5,j5,i4,g6,i6,j7,j6,i3,i7,k5,l5,j4");
+    let mut b = EngineBoard::from_game(&p);
+    let mut ts = ThreatSearch::new(100_000, None);
+    assert!(ts.vct(&mut b, 4, 10), "no win within {} nodes", ts.nodes);
+    assert_eq!(b.point(ts.line[0]), pt("l6"));
+}
+
+#[test]
 fn the_threat_check_affords_a_short_vct() {
     // From a freestyle match against seed 001: white to move. The search (depth 4 at 100 ms)
     // chose d6, after which black wins by a VCT of two threes that takes about 40,400 nodes to

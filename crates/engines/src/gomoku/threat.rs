@@ -280,16 +280,21 @@ impl ThreatSearch {
         }
         self.line.truncate(mark);
         let key = b.hash() ^ 0x5643_5400 ^ vcf_depth as u64;
-        // Threes are too slow when the defender can make a straight four next move.
-        if depth == 0
-            || self.aborted
-            || self.failed(key, depth)
-            || b.count_at_least(!me, Threat::FlexFour) > 0
-        {
+        if depth == 0 || self.aborted || self.failed(key, depth) {
             self.pool.push(moves);
             return false;
         }
         collect(b, me, Threat::Three, &mut moves);
+        // A three is too slow while the defender can make a straight four next move, unless
+        // it takes the point that straight four needs (a three on the end of the defender's).
+        if b.count_at_least(!me, Threat::FlexFour) > 0 {
+            moves.retain(|&c| {
+                b.play(c);
+                let blocks = b.count_at_least(!me, Threat::FlexFour) == 0;
+                b.undo();
+                blocks
+            });
+        }
         moves.sort_by_key(|&i| std::cmp::Reverse((b.threat(i, me), b.value(i, me))));
         let mut won = false;
         for &c in &moves {
