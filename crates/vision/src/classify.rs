@@ -5,7 +5,8 @@
 //! colour cancel out. Three measures decide: brightness relative to the wood (black stones are
 //! far darker), how unlike the wood's colour the point is (stones are grey, or tinted another
 //! hue, while wood is yellow-brown), and whether the two grid lines are visible crossing at
-//! the point (stones hide them).
+//! the point (stones hide them). Brightness and colour are taken over a disc about the point
+//! and again over its quadrants between the lines, and a stone must show in both.
 
 use crate::Stone;
 use crate::homography::GridMap;
