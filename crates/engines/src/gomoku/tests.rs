@@ -391,12 +391,27 @@ fn a_deep_vct_is_found_within_a_search_budget() {
     // eighth round (up to eight threats). With the defender's answers tried in board order
     // the rounds up to the win took about 930 thousand nodes; tried by value, about 100
     // thousand.
-    let p = pos(Variant::Freestyle, "g10,k7,j5,l6,j8,k6,m6,k5,k8");
-    let mut b = EngineBoard::from_game(&p);
-    let mut ts = ThreatSearch::new(150_000, None);
-    assert!(ts.vct(&mut b, 8, 10), "no win within {} nodes", ts.nodes);
+    let (b, first) = vct_win(
+        Variant::Freestyle,
+        "g10,k7,j5,l6,j8,k6,m6,k5,k8",
+        8,
+        150_000,
+    );
     // The first move is a four or a three of white's.
-    assert!(b.threat(ts.line[0], Side::White) >= Threat::Three);
+    assert!(b.threat(first, Side::White) >= Threat::Three);
+}
+
+/// The side to move's VCT of up to `depth` threats (VCF of up to ten fours at each attack)
+/// within `nodes`, from the position after `moves`: the board and the first attacking move.
+fn vct_win(variant: Variant, moves: &str, depth: u32, nodes: u64) -> (EngineBoard, usize) {
+    let mut b = EngineBoard::from_game(&pos(variant, moves));
+    let mut ts = ThreatSearch::new(nodes, None);
+    assert!(
+        ts.vct(&mut b, depth, 10),
+        "no win within {} nodes",
+        ts.nodes
+    );
+    (b, ts.line[0])
 }
 
 #[test]
@@ -406,11 +421,9 @@ fn a_three_on_the_end_of_the_defenders_three_is_no_slower() {
     // is a three that also takes that four's end. Black's every answer then loses to a VCF,
     // and the search (mate in 7) saw it where the threat search did not: black played j4
     // at 100 ms and lost.
-    let p = pos(Variant::Renju, "h10,h5,j5,i4,g6,i6,j7,j6,i3,i7,k5,l5,j4");
-    let mut b = EngineBoard::from_game(&p);
-    let mut ts = ThreatSearch::new(100_000, None);
-    assert!(ts.vct(&mut b, 4, 10), "no win within {} nodes", ts.nodes);
-    assert_eq!(b.point(ts.line[0]), pt("l6"));
+    let moves = "h10,h5,j5,i4,g6,i6,j7,j6,i3,i7,k5,l5,j4";
+    let (b, first) = vct_win(Variant::Renju, moves, 4, 100_000);
+    assert_eq!(b.point(first), pt("l6"));
 }
 
 #[test]
