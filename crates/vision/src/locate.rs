@@ -751,7 +751,8 @@ fn grown_to_edges(
 ) -> Option<(GridMap, [(i32, i32); 2])> {
     let r = &work.response;
     let (mut h, mut ranges) = (*h, start);
-    loop {
+    // The measures of the round in which no side grew describe the final grid.
+    let (runs, beyond) = loop {
         let runs = crossing_runs_past(r, &h, ranges);
         let beyond = beyond_edges(work, &h, ranges);
         let before = ranges;
@@ -764,15 +765,13 @@ fn grown_to_edges(
             }
         }
         if ranges == before {
-            break;
+            break (runs, beyond);
         }
         if ranges.iter().any(|(lo, hi)| hi - lo >= 26) {
             return None;
         }
         h = refine(r, &h, ranges).unwrap_or(h);
-    }
-    let runs = crossing_runs_past(r, &h, ranges);
-    let beyond = beyond_edges(work, &h, ranges);
+    };
     let end = |rs: [(i32, i32); 2], side: usize| {
         let (lo, hi) = rs[side / 2];
         if side % 2 == 1 { hi } else { lo }
