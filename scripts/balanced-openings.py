@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Balanced openings for `boyi match --openings`, kept when `boyi analyze` scores the position
+near even: the mean of fixed depths D-1 and D (an odd depth flatters the side to move and an
+even one the other side), and neither depth sees a forced win.
+
+- gomoku: three stones (black, white, black) in the central 7x7 square of a 15x15 board,
+  white to move, distinct up to the board's eight symmetries.
+- connect6: black's first stone within two points of the centre of the 19x19 board, then one
+  turn of two stones each within two points of that stone, white to move, distinct up to
+  the eight symmetries about the first stone.
+
+Usage: balanced-openings.py [--game gomoku|connect6] [--count N] [--depth D] [--limit UNITS]
+       [--seed S] [--variant V] [--jobs J] [--boyi PATH] > openings.txt
+"""
+import argparse
+import random
+import re
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def text(p):
+    return f"{LETTERS[p[0]]}{p[1] + 1}"
+
+
+def transforms(stones, c):
+    """The stones under each of the eight symmetries about the point (c, c)."""
+    for flip in (False, True):
+        for rot in range(4):
+            ps = []
+            for x, y in stones:
+                dx, dy = x - c[0], y - c[1]
+                if flip:
+                    dx = -dx
+                for _ in range(rot):
+                    dx, dy = -dy, dx
+                ps.append((dx, dy))
+            yield ps
+
+
+def gomoku_key(stones):
+    c = (7, 7)
+    return min((tuple(sorted(ps[0::2])), ps[1]) for ps in transforms(stones, c))
+
+
+def connect6_key(stones):
+    # stones: black's first, white's two, black's two; the two of a turn are unordered.
+    return min(
+        (tuple(sorted(ps[1:3])), tuple(sorted(ps[3:5]))) for ps in transforms(stones, stones[0])
+    )
+
+
+def gomoku_candidates(rng):
+    size, c = 15, 7
+    cells = [(x, y) for x in range(c - 3, c + 4) for y in range(c - 3, c + 4)]
+    while True:
+        stones = rng.sample(cells, 3)
+        yield gomoku_key(stones), [text(p) for p in stones]
+
+
+def connect6_candidates(rng):
+    c = 9
+    while True:
+        first = (c + rng.randint(-2, 2), c + rng.randint(-2, 2))
+        near = [(first[0] + dx, first[1] + dy) for dx in range(-2, 3) for dy in range(-2, 3)]
+        near.remove(first)
+        rest = rng.sample(near, 4)
+        stones = [first] + rest
+        t = [text(p) for p in stones]
+        yield connect6_key(stones), [t[0], f"{t[1]} {t[2]}", f"{t[3]} {t[4]}"]
+
+
+def score(boyi, game, variant, moves, depth):
+    cmd = [boyi, "analyze", game, "--moves", ",".join(moves), "--depth", str(depth)]
+    if game == "gomoku":
+        cmd += ["--variant", variant]
+    r = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    m = re.match(r"score (mate )?(-?\d+) ", r.stdout.splitlines()[-1])
+    return None if m[1] else int(m[2])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--game", choices=("gomoku", "connect6"), default="gomoku")
+    ap.add_argument("--count", type=int, default=100)
+    ap.add_argument("--depth", type=int)
+    ap.add_argument("--limit", type=int)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--variant", default="freestyle")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--boyi", default="boyi")
+    a = ap.parse_args()
+    gomoku = a.game == "gomoku"
+    depth = a.depth or (5 if gomoku else 4)
+    limit = a.limit or (150 if gomoku else 100)
+    rng = random.Random(a.seed)
+    if gomoku:
+        print(f"# {a.count} balanced 3-stone openings (black, white, black; white to move), "
+              f"|score| <= {limit} at depths {depth - 1}-{depth}, {a.variant}, seed {a.seed}")
+    else:
+        print(f"# {a.count} balanced Connect6 openings (black's first stone near the centre, one "
+              f"turn each within two points of it; white to move), no forced win and\n"
+              f"# |score| <= {limit} at depths {depth - 1}-{depth}, seed {a.seed}")
+    seen = set()
+
+    def candidates():
+        for key, moves in (gomoku_candidates if gomoku else connect6_candidates)(rng):
+            if key not in seen:
+                seen.add(key)
+                yield moves
+
+    def balanced(moves):
+        s = [score(a.boyi, a.game, a.variant, moves, d) for d in (depth - 1, depth)]
+        return None not in s and abs(sum(s)) <= 2 * limit
+
+    # Candidates are scored in batches of `jobs` and kept in the order drawn, so the file
+    # depends on the seed alone, not on the number of jobs.
+    found = 0
+    gen = candidates()
+    with ThreadPoolExecutor(a.jobs) as pool:
+        while found < a.count:
+            batch = [next(gen) for _ in range(a.jobs)]
+            for moves, ok in zip(batch, pool.map(balanced, batch)):
+                if ok and found < a.count:
+                    print(",".join(moves), flush=True)
+                    found += 1
+
+
+if __name__ == "__main__":
+    main()
