@@ -337,6 +337,11 @@ impl EngineBoard {
         self.history.last().copied().filter(|&i| i != PASS)
     }
 
+    /// Whether the last turn was a pass.
+    pub fn passed(&self) -> bool {
+        self.history.last() == Some(&PASS)
+    }
+
     /// Gives the turn to the other side without a stone, to ask what the opponent could do
     /// if it moved now; `undo` takes it back.
     pub fn pass(&mut self) {

@@ -24,7 +24,7 @@ impl GamePlayers for Gomoku {
         &[
             (
                 "strong",
-                "pattern tables, VCF/VCT threat search, PVS with a transposition table; options: width, vct (0/1), depth, hash (MB), defence (percent), lmr (moves before reductions), eval (0 point values, 1 with initiative, 2 line values and threats by who moves), tm (0/1: the main search's share of the time), hist (0/1: history move ordering), vcts (the root VCT's time is the budget over this), iter (percent of the budget after which no iteration starts), rw (root moves searched, 0: all), vctd (threats of the root VCT, default 7), lvcf (fours of the quiet leaves' VCF; default 0 in freestyle, 4 otherwise), avn (thousands of nodes of the threat check's VCT, default 100)",
+                "pattern tables, VCF/VCT threat search, PVS with a transposition table; options: width, vct (0/1), depth, hash (MB), defence (percent), lmr (moves before reductions), eval (0 point values, 1 with initiative, 2 line values and threats by who moves), tm (0/1: the main search's share of the time), hist (0/1: history move ordering), vcts (the root VCT's time is the budget over this), iter (percent of the budget after which no iteration starts), rw (root moves searched, 0: all), vctd (threats of the root VCT, default 7), lvcf (fours of the quiet leaves' VCF; default 0 in freestyle, 4 otherwise), avn (thousands of nodes of the threat check's VCT, default 100), null (null-move reduction, 0: off), mc (move-count pruning of quiet moves at depth 1-2, 0: off), lmrd (least depth of a late move reduction, default 3), lmrx (moves before a two-ply reduction, default 18), pcs (the check of the opponent's threats after a pass takes the budget over this, default 4)",
             ),
             (
                 "seed000",
@@ -114,7 +114,7 @@ const BENCH: &[(&str, &str, u32)] = &[
 fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, TextError> {
     spec.allow(&[
         "width", "vct", "depth", "hash", "defence", "lmr", "eval", "tm", "hist", "vcts", "iter",
-        "rw", "vctd", "lvcf", "avn",
+        "rw", "vctd", "lvcf", "avn", "null", "lmrd", "lmrx", "mc", "pcs",
     ])?;
     let mut config = Config::default();
     if let Some(w) = spec.number::<usize>("width")? {
@@ -137,6 +137,21 @@ fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, Text
     }
     if let Some(n) = spec.number::<u32>("lvcf")? {
         config.leaf_vcf = Some(n.min(10));
+    }
+    if let Some(v) = spec.number::<i32>("lmrd")? {
+        config.lmr_depth = v.clamp(1, 10);
+    }
+    if let Some(v) = spec.number::<usize>("lmrx")? {
+        config.lmr_deep = v;
+    }
+    if let Some(v) = spec.number::<u32>("pcs")? {
+        config.pass_check_share = v.clamp(2, 100);
+    }
+    if let Some(v) = spec.number::<usize>("mc")? {
+        config.move_count = v;
+    }
+    if let Some(r) = spec.number::<i32>("null")? {
+        config.null_r = r.clamp(0, 6);
     }
     if let Some(v) = spec.number::<u32>("vctd")? {
         config.vct_depth = v.clamp(2, 30);

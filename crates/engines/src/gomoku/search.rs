@@ -76,6 +76,17 @@ pub struct Config {
     pub root_width: usize,
     /// Threats of the root VCT (the check of the opponent's threats uses one fewer).
     pub vct_depth: u32,
+    /// Depth reduction of the null-move search (0: none).
+    pub null_r: i32,
+    /// Least depth of a late move reduction.
+    pub lmr_depth: i32,
+    /// Moves after which a late move is reduced by two plies (from depth 4).
+    pub lmr_deep: usize,
+    /// Late quiet moves pruned at non-PV nodes of depth 1 and 2: moves past this many
+    /// times the depth that make no three or four for either side (0: none).
+    pub move_count: usize,
+    /// The check of the opponent's threats after a pass may take the budget over this.
+    pub pass_check_share: u32,
 }
 
 impl Default for Config {
@@ -96,6 +107,11 @@ impl Default for Config {
             vct_share: 5,
             root_width: 30,
             vct_depth: 7,
+            null_r: 0,
+            lmr_depth: 3,
+            lmr_deep: 18,
+            move_count: 0,
+            pass_check_share: 4,
         }
     }
 }
@@ -187,7 +203,8 @@ impl Engine {
         // must be checked against that attack (`avoid_threat_loss`), and the main search
         // leaves part of the time for it (a quarter, half with `tm=0`), so a loaded machine
         // does not skip the check.
-        let threatened = self.opponent_wins_after(b, None, budget.map(|t| Instant::now() + t / 4));
+        let pass_check = budget.map(|t| Instant::now() + t / self.config.pass_check_share);
+        let threatened = self.opponent_wins_after(b, None, pass_check);
         let attack = self.threats.line.first().copied();
         let full = budget;
         // The main search's share of the budget when the check must follow it (in eighths).
@@ -560,6 +577,9 @@ impl Engine {
         if depth <= 0 && (!threatened || depth <= -4) {
             return self.leaf(b);
         }
+        if let Some(v) = self.null_move(b, depth, ply, alpha, beta, threatened) {
+            return v;
+        }
         let mut moves = self.pool.pop().unwrap_or_else(|| Vec::with_capacity(64));
         self.generate(b, &mut moves, ply);
         if moves.is_empty() {
@@ -589,13 +609,17 @@ impl Engine {
             } else {
                 depth - 1
             };
+            if self.late_quiet(b, m, n, depth, beta - alpha0 > 1) {
+                continue;
+            }
             b.play(m);
             let v = if n == 0 {
                 -self.negamax(b, child, ply + 1, -beta, -alpha)
             } else {
-                let reduce = if forced || depth < 3 || n < self.config.lmr_from {
+                let reduce = if forced || depth < self.config.lmr_depth || n < self.config.lmr_from
+                {
                     0
-                } else if n >= self.config.lmr_from * 3 && depth >= 4 {
+                } else if n >= self.config.lmr_deep && depth >= 4 {
                     2
                 } else {
                     1
@@ -647,6 +671,53 @@ impl Engine {
             };
         }
         best
+    }
+
+    /// Move-count pruning: near the leaves of a null-window search, the `n`th move (counted
+    /// from 0) is skipped once `move_count` times the depth moves are searched if it makes no
+    /// three or four for either side. The static order ranks such moves well below every
+    /// threat and block, and a depth-1 or depth-2 search of them seldom changes the value.
+    fn late_quiet(&self, b: &EngineBoard, m: usize, n: usize, depth: i32, pv: bool) -> bool {
+        let mc = self.config.move_count;
+        let me = b.side();
+        mc > 0
+            && !pv
+            && (1..=2).contains(&depth)
+            && n >= mc * depth as usize
+            && b.threat(m, me) < Threat::Three
+            && b.threat(m, !me) < Threat::Three
+    }
+
+    /// Null-move pruning: a side that stands above beta and would still stand above it after
+    /// passing (searched `null_r` plies shallower) is cut off. Gomoku knows no zugzwang: a
+    /// stone never hurts its side, so a pass bounds the value from below. Not tried when
+    /// the opponent has a winning threat to make or a double three, in the principal
+    /// variation, near mate scores or right after a pass.
+    fn null_move(
+        &mut self,
+        b: &mut EngineBoard,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        threatened: bool,
+    ) -> Option<i32> {
+        let r = self.config.null_r;
+        if r == 0
+            || depth < 2
+            || threatened
+            || beta - alpha > 1
+            || beta.abs() >= WIN_BOUND
+            || b.passed()
+            || b.count(!b.side(), Threat::DoubleThree) > 0
+            || self.static_value(b) < beta
+        {
+            return None;
+        }
+        b.pass();
+        let v = -self.negamax(b, depth - 1 - r, ply + 1, -beta, -beta + 1);
+        b.undo();
+        (v >= beta && !self.aborted).then_some(beta)
     }
 
     /// Re-orders the moves kept after the width cut by their cut-offs elsewhere in the tree:
@@ -715,6 +786,12 @@ impl Engine {
                 return MATE - b.ply() as i32 - 8;
             }
         }
+        self.static_value(b)
+    }
+
+    /// The static evaluation for the side to move.
+    fn static_value(&self, b: &EngineBoard) -> i32 {
+        let me = b.side();
         let sums = b.sums();
         let (mine, theirs) = (sums[me.index()], sums[(!me).index()]);
         if self.config.eval >= 2 {
@@ -1010,6 +1087,69 @@ mod tests {
         assert!(e.lost.contains(&first));
         assert_ne!(found.best, first);
         assert!(found.value > -WIN_BOUND, "{}", found.value);
+    }
+
+    fn at(b: &EngineBoard, p: &str) -> usize {
+        b.index(Point::parse(p, b.size()).unwrap())
+    }
+
+    #[test]
+    fn a_null_move_cuts_only_a_quiet_null_window_node_above_beta() {
+        let mut e = Engine::new(Config {
+            tt_entries: 1 << 10,
+            null_r: 2,
+            ..Config::default()
+        });
+        // Black to move, one stone each, far apart: no threat anywhere.
+        let mut b = board(Variant::Freestyle, "h8,a1");
+        let beta = e.static_value(&b) - 500;
+        assert_eq!(e.null_move(&mut b, 3, 1, beta - 1, beta, false), Some(beta));
+        // Not in a principal variation, not below depth 2, not above the static value, not
+        // when the opponent threatens a win, not twice in a row.
+        assert_eq!(e.null_move(&mut b, 3, 1, beta - 10, beta, false), None);
+        assert_eq!(e.null_move(&mut b, 1, 1, beta - 1, beta, false), None);
+        let high = e.static_value(&b) + 1;
+        assert_eq!(e.null_move(&mut b, 3, 1, high - 1, high, false), None);
+        assert_eq!(e.null_move(&mut b, 3, 1, beta - 1, beta, true), None);
+        b.pass();
+        let beta = e.static_value(&b) - 500;
+        assert_eq!(e.null_move(&mut b, 3, 1, beta - 1, beta, false), None);
+        // White could make two open threes at i8 were black to pass: no null move, however
+        // far below the static value beta lies.
+        let mut b = board(Variant::Freestyle, "a1,g8,a15,h8,o1,i6,o15,i7");
+        assert_eq!(b.threat(at(&b, "i8"), Side::White), Threat::DoubleThree);
+        let beta = e.static_value(&b) - 5000;
+        assert_eq!(e.null_move(&mut b, 3, 1, beta - 1, beta, false), None);
+        // With the option off nothing is cut.
+        let mut b = board(Variant::Freestyle, "h8,a1");
+        e.config.null_r = 0;
+        let beta = e.static_value(&b) - 500;
+        assert_eq!(e.null_move(&mut b, 3, 1, beta - 1, beta, false), None);
+    }
+
+    #[test]
+    fn late_quiet_moves_are_pruned_near_the_leaves_only() {
+        let mut e = Engine::new(Config {
+            tt_entries: 1 << 10,
+            move_count: 4,
+            ..Config::default()
+        });
+        // Black to move with two stones in a row: g8 makes an open three, a15 nothing.
+        let b = board(Variant::Freestyle, "h8,a1,i8,a2");
+        let (three, quiet) = (at(&b, "g8"), at(&b, "a15"));
+        assert!(e.late_quiet(&b, quiet, 4, 1, false));
+        assert!(e.late_quiet(&b, quiet, 8, 2, false));
+        assert!(!e.late_quiet(&b, quiet, 7, 2, false));
+        assert!(!e.late_quiet(&b, quiet, 3, 1, false));
+        assert!(!e.late_quiet(&b, quiet, 10, 3, false));
+        assert!(!e.late_quiet(&b, quiet, 10, 1, true));
+        assert!(!e.late_quiet(&b, three, 10, 1, false));
+        // Blocking the opponent's three point is no quiet move either: white to move.
+        let b = board(Variant::Freestyle, "h8,a1,i8");
+        assert!(!e.late_quiet(&b, at(&b, "g8"), 10, 1, false));
+        e.config.move_count = 0;
+        let b = board(Variant::Freestyle, "h8,a1,i8,a2");
+        assert!(!e.late_quiet(&b, quiet, 10, 1, false));
     }
 
     #[test]
