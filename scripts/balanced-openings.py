@@ -19,6 +19,9 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
+# Centre points (0-based column and row) of the 15x15 Gomoku and 19x19 Connect6 boards.
+GOMOKU_CENTRE = 7
+CONNECT6_CENTRE = 9
 
 
 def text(p):
@@ -41,7 +44,7 @@ def transforms(stones, c):
 
 
 def gomoku_key(stones):
-    c = (7, 7)
+    c = (GOMOKU_CENTRE, GOMOKU_CENTRE)
     return min((tuple(sorted(ps[0::2])), ps[1]) for ps in transforms(stones, c))
 
 
@@ -53,7 +56,7 @@ def connect6_key(stones):
 
 
 def gomoku_candidates(rng):
-    size, c = 15, 7
+    c = GOMOKU_CENTRE
     cells = [(x, y) for x in range(c - 3, c + 4) for y in range(c - 3, c + 4)]
     while True:
         stones = rng.sample(cells, 3)
@@ -61,7 +64,7 @@ def gomoku_candidates(rng):
 
 
 def connect6_candidates(rng):
-    c = 9
+    c = CONNECT6_CENTRE
     while True:
         first = (c + rng.randint(-2, 2), c + rng.randint(-2, 2))
         near = [(first[0] + dx, first[1] + dy) for dx in range(-2, 3) for dy in range(-2, 3)]
