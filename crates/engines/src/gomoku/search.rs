@@ -5,7 +5,7 @@
 
 use super::board::EngineBoard;
 use super::pattern::{PATTERN_VALUE, Pattern, THREAT_VALUE, Threat};
-use super::threat::{ThreatSearch, collect, fives};
+use super::threat::{ThreatSearch, collect, fives, has_open_three, playable, threat_points};
 use crate::alphabeta::{MATE, to_score};
 use crate::player::{Deadline, Info, Limits, StopFlag};
 use boyi_core::{Point, Side};
@@ -375,7 +375,7 @@ impl Engine {
     ) -> Vec<usize> {
         let opp = !b.side();
         let mut points = Vec::new();
-        collect(b, opp, Threat::Three, &mut points);
+        threat_points(b, opp, Threat::Three, &mut points);
         points.sort_by_key(|&i| std::cmp::Reverse(b.value(i, opp)));
         let mut order = Vec::with_capacity(root.len());
         let first = [chosen].into_iter().chain(attack).chain(points);
@@ -453,6 +453,7 @@ impl Engine {
     fn root_moves(&mut self, b: &mut EngineBoard) -> Vec<usize> {
         let mut scored = Vec::new();
         self.generate(b, &mut scored, 0);
+        keep_legal(b, &mut scored, usize::MAX);
         if scored.is_empty() {
             // No candidate from threats or neighbourhood: any legal empty point.
             let me = b.side();
@@ -594,9 +595,17 @@ impl Engine {
             }
         }
         moves.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
+        let all = keep_legal(
+            b,
+            &mut moves,
+            if depth <= 0 { 8 } else { self.config.width },
+        );
+        if moves.is_empty() {
+            self.pool.push(moves);
+            return self.leaf(b);
+        }
         // A single forced answer does not use up depth.
-        let forced = moves.len() == 1;
-        moves.truncate(if depth <= 0 { 8 } else { self.config.width });
+        let forced = all && moves.len() == 1;
         if self.config.history && depth > 0 {
             self.order_by_history(&mut moves, me);
         }
@@ -790,7 +799,7 @@ impl Engine {
     }
 
     /// The static evaluation for the side to move.
-    fn static_value(&self, b: &EngineBoard) -> i32 {
+    fn static_value(&self, b: &mut EngineBoard) -> i32 {
         let me = b.side();
         let sums = b.sums();
         let (mine, theirs) = (sums[me.index()], sums[(!me).index()]);
@@ -814,8 +823,10 @@ impl Engine {
             + tempo
     }
 
-    /// Candidate moves with ordering scores: the answer to a five; against a threat of a
-    /// straight four, the blocking points and own fours; else the neighbourhood.
+    /// Candidate moves with ordering scores, best first: the answer to a five; against a
+    /// threat of a straight four, the blocking points and own fours; else the neighbourhood.
+    /// Only the answer to a five is checked against renju's forbidden points here; the rest
+    /// are checked by `keep_legal` as far as they are searched.
     fn generate(&mut self, b: &mut EngineBoard, out: &mut Vec<(usize, i32)>, _ply: usize) {
         out.clear();
         let me = b.side();
@@ -829,7 +840,7 @@ impl Engine {
             return;
         }
         self.scratch = f;
-        let defend = b.count_at_least(!me, Threat::FlexFour) > 0;
+        let defend = has_open_three(b, !me);
         for i in b.zone() {
             let (mine, theirs) = (b.threat(i, me), b.threat(i, !me));
             if defend && mine < Threat::Four && theirs < Threat::Four {
@@ -838,9 +849,26 @@ impl Engine {
             let score = b.value(i, me) * 5 / 4 + b.value(i, !me) + b.near(i) as i32;
             out.push((i, score));
         }
-        out.retain(|&(i, _)| b.is_legal_for(i, me));
         out.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
     }
+}
+
+/// Keeps the first `limit` of `moves` that the side to move may play (black's forbidden
+/// points are dropped in renju); whether every move was looked at. Only the moves that will
+/// be searched are judged: the forbidden-point test is the dearest part of a renju node.
+fn keep_legal(b: &mut EngineBoard, moves: &mut Vec<(usize, i32)>, limit: usize) -> bool {
+    let me = b.side();
+    let (mut kept, mut seen) = (0, 0);
+    while seen < moves.len() && kept < limit {
+        if b.is_legal_for(moves[seen].0, me) {
+            moves[kept] = moves[seen];
+            kept += 1;
+        }
+        seen += 1;
+    }
+    let all = seen == moves.len();
+    moves.truncate(kept);
+    all
 }
 
 /// Fours of the quiet leaves' VCF: as configured, else none in freestyle and four under the
@@ -892,24 +920,27 @@ fn line_sum(b: &EngineBoard, s: Side) -> i32 {
 /// to stop, no open three to make a straight four of unanswered: the search settles those).
 /// Moving first, a four-three or a double three wins unless the opponent can interrupt with
 /// fours; the opponent's threats cost a tempo to answer, and two of them one more.
-fn threat_balance(b: &EngineBoard, me: Side) -> i32 {
+fn threat_balance(b: &mut EngineBoard, me: Side) -> i32 {
     let opp = !me;
     if b.count(opp, Threat::Five) > 0 {
         // The block is forced: only the tempo is lost.
         return -TB_BLOCK;
     }
-    let can_33 = |s: Side| !(s == Side::Black && b.rule() == Variant::Renju);
+    let renju = b.rule() == Variant::Renju;
+    let can_33 = |s: Side| !(s == Side::Black && renju);
     let my_fours = b.count_at_least(me, Threat::Four) > 0;
     let opp_fours = b.count_at_least(opp, Threat::Four) > 0;
     let mut v = 0;
-    if b.count(me, Threat::FourThree) > 0 {
+    // Black's four-threes and straight fours may be forbidden in renju (`playable`).
+    let four_three = Threat::FourThree..=Threat::FourThree;
+    if playable(b, me, four_three.clone(), 1) > 0 {
         v += if opp_fours { TB_43_CONTESTED } else { TB_43 };
     } else if can_33(me) && b.count(me, Threat::DoubleThree) > 0 {
         v += if opp_fours { TB_33_CONTESTED } else { TB_33 };
     }
     v += i32::from(b.count(me, Threat::Four)).min(6) * TB_FOUR;
-    let opp_threes = b.count(opp, Threat::FlexFour);
-    let opp_43 = b.count(opp, Threat::FourThree);
+    let opp_threes = playable(b, opp, Threat::FlexFour..=Threat::FlexFour, 1);
+    let opp_43 = playable(b, opp, four_three, 2);
     let opp_33 = if can_33(opp) {
         b.count(opp, Threat::DoubleThree)
     } else {
@@ -1020,6 +1051,19 @@ mod tests {
     }
 
     #[test]
+    fn black_threats_on_forbidden_points_cost_white_nothing_in_renju() {
+        // Black's f8-g8-h8 would become a straight four on e8 or i8, but each also makes a
+        // four in its column: two fours, forbidden in renju, so white owes no answer. In
+        // freestyle both points win for black.
+        let moves = "f8,a1,g8,a3,h8,a5,e9,o1,e10,o3,e11,e12,i9,i12,i10,o5,i11";
+        let mut renju = board(Variant::Renju, moves);
+        assert!(renju.count(Side::Black, Threat::FlexFour) > 0);
+        assert_eq!(threat_balance(&mut renju, Side::White), 0);
+        let mut freestyle = board(Variant::Freestyle, moves);
+        assert!(threat_balance(&mut freestyle, Side::White) <= -TB_OPP_THREE);
+    }
+
+    #[test]
     fn black_double_threes_are_no_initiative_in_renju() {
         let moves = "f8,k13,g8,a1,h6,o1,h7,a15";
         assert_eq!(
@@ -1034,15 +1078,15 @@ mod tests {
         // White to move can make a four-free double three at h8: nearly a win. With black to
         // move the same double three costs black a tempo to stop.
         let mut b = board(Variant::Freestyle, "k13,f8,a1,g8,o1,h6,a15,h7,o15");
-        assert_eq!(threat_balance(&b, Side::White), TB_33);
+        assert_eq!(threat_balance(&mut b, Side::White), TB_33);
         b.pass();
-        assert_eq!(threat_balance(&b, Side::Black), -TB_OPP_DOUBLE);
+        assert_eq!(threat_balance(&mut b, Side::Black), -TB_OPP_DOUBLE);
         // The line sums leave the threat bonuses out.
         assert!(line_sum(&b, Side::White) < b.sums()[Side::White.index()]);
         // Black's double three is forbidden in renju: worth nothing.
         let moves = "f8,k13,g8,a1,h6,o1,h7,a15";
         assert_eq!(
-            threat_balance(&board(Variant::Renju, moves), Side::Black),
+            threat_balance(&mut board(Variant::Renju, moves), Side::Black),
             0
         );
     }
@@ -1102,28 +1146,28 @@ mod tests {
         });
         // Black to move, one stone each, far apart: no threat anywhere.
         let mut b = board(Variant::Freestyle, "h8,a1");
-        let beta = e.static_value(&b) - 500;
+        let beta = e.static_value(&mut b) - 500;
         assert_eq!(e.null_move(&mut b, 3, 1, beta - 1, beta, false), Some(beta));
         // Not in a principal variation, not below depth 2, not above the static value, not
         // when the opponent threatens a win, not twice in a row.
         assert_eq!(e.null_move(&mut b, 3, 1, beta - 10, beta, false), None);
         assert_eq!(e.null_move(&mut b, 1, 1, beta - 1, beta, false), None);
-        let high = e.static_value(&b) + 1;
+        let high = e.static_value(&mut b) + 1;
         assert_eq!(e.null_move(&mut b, 3, 1, high - 1, high, false), None);
         assert_eq!(e.null_move(&mut b, 3, 1, beta - 1, beta, true), None);
         b.pass();
-        let beta = e.static_value(&b) - 500;
+        let beta = e.static_value(&mut b) - 500;
         assert_eq!(e.null_move(&mut b, 3, 1, beta - 1, beta, false), None);
         // White could make two open threes at i8 were black to pass: no null move, however
         // far below the static value beta lies.
         let mut b = board(Variant::Freestyle, "a1,g8,a15,h8,o1,i6,o15,i7");
         assert_eq!(b.threat(at(&b, "i8"), Side::White), Threat::DoubleThree);
-        let beta = e.static_value(&b) - 5000;
+        let beta = e.static_value(&mut b) - 5000;
         assert_eq!(e.null_move(&mut b, 3, 1, beta - 1, beta, false), None);
         // With the option off nothing is cut.
         let mut b = board(Variant::Freestyle, "h8,a1");
         e.config.null_r = 0;
-        let beta = e.static_value(&b) - 500;
+        let beta = e.static_value(&mut b) - 500;
         assert_eq!(e.null_move(&mut b, 3, 1, beta - 1, beta, false), None);
     }
 

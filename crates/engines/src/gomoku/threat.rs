@@ -6,6 +6,7 @@
 use super::board::EngineBoard;
 use super::pattern::Threat;
 use boyi_core::Side;
+use boyi_games::gomoku::Variant;
 use std::time::Instant;
 
 /// Failed positions remembered per search (hash and depth), so transpositions of the same
@@ -33,6 +34,14 @@ impl Default for ThreatSearch {
 /// Appends the empty points where `s` has a threat of at least `min` (and, for black in
 /// renju, that black may play) to `out`.
 pub fn collect(b: &mut EngineBoard, s: Side, min: Threat, out: &mut Vec<usize>) {
+    threat_points(b, s, min, out);
+    out.retain(|&i| b.is_legal_for(i, s));
+}
+
+/// Appends the empty points where `s` has a threat of at least `min` to `out`, forbidden or
+/// not: the points where the opponent may block it (a point forbidden to black still blocks
+/// black's line when white takes it).
+pub fn threat_points(b: &EngineBoard, s: Side, min: Threat, out: &mut Vec<usize>) {
     out.clear();
     if b.count_at_least(s, min) == 0 {
         return;
@@ -48,7 +57,56 @@ pub fn collect(b: &mut EngineBoard, s: Side, min: Threat, out: &mut Vec<usize>) 
                 .filter(|&&i| b.is_empty(i) && b.threat(i, s) >= min),
         );
     }
-    out.retain(|&i| b.is_legal_for(i, s));
+}
+
+/// Whether `s` has a point it may play that makes a straight four or two fours (an open
+/// three, or better). In renju a black three whose straight-four point is forbidden is no
+/// threat.
+pub fn has_open_three(b: &mut EngineBoard, s: Side) -> bool {
+    playable(b, s, Threat::FlexFour..=Threat::Five, 1) > 0
+}
+
+/// The empty points of `s` with a threat class in `classes` (all at least a four, or all
+/// four-threes and better) that `s` may play, counted up to `cap`: in renju black's
+/// forbidden points are left out, which the threat counts cannot see.
+pub fn playable(
+    b: &mut EngineBoard,
+    s: Side,
+    classes: std::ops::RangeInclusive<Threat>,
+    cap: u16,
+) -> u16 {
+    let n: u16 = (*classes.start() as usize..=*classes.end() as usize)
+        .map(|t| b.count_class(s, t))
+        .sum();
+    if n == 0 || !(s == Side::Black && b.rule() == Variant::Renju) {
+        return n.min(cap);
+    }
+    // Judged a few points at a time, so the board is free for the forbidden-point test.
+    let (mut from, mut found) = (0, 0);
+    loop {
+        let mut points = [0usize; 8];
+        let mut n = 0;
+        for i in b
+            .fours(s)
+            .filter(|&i| i >= from && classes.contains(&b.threat(i, s)))
+        {
+            points[n] = i;
+            n += 1;
+            if n == points.len() {
+                break;
+            }
+        }
+        for &i in &points[..n] {
+            found += u16::from(b.is_legal_for(i, s));
+            if found >= cap {
+                return cap;
+            }
+        }
+        if n < points.len() {
+            return found;
+        }
+        from = points[n - 1] + 1;
+    }
 }
 
 /// The points where `s` would complete a winning line now.
@@ -287,10 +345,10 @@ impl ThreatSearch {
         collect(b, me, Threat::Three, &mut moves);
         // A three is too slow while the defender can make a straight four next move, unless
         // it takes the point that straight four needs (a three on the end of the defender's).
-        if b.count_at_least(!me, Threat::FlexFour) > 0 {
+        if has_open_three(b, !me) {
             moves.retain(|&c| {
                 b.play(c);
-                let blocks = b.count_at_least(!me, Threat::FlexFour) == 0;
+                let blocks = !has_open_three(b, !me);
                 b.undo();
                 blocks
             });
@@ -344,8 +402,9 @@ impl ThreatSearch {
                 self.pool.push(moves);
                 return false;
             }
-            // Points that stop the attacker's threes, then the defender's own fours.
-            collect(b, attacker, Threat::Four, &mut moves);
+            // Points that stop the attacker's threes (forbidden to black or not), then the
+            // defender's own fours.
+            threat_points(b, attacker, Threat::Four, &mut moves);
             let mut counter = self.buffer();
             collect(b, me, Threat::Four, &mut counter);
             for &c in &counter {
@@ -375,5 +434,48 @@ impl ThreatSearch {
         }
         self.pool.push(moves);
         all_lose && !self.aborted
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boyi_core::{Game, Point};
+    use boyi_games::gomoku::{Gomoku, Variant};
+
+    #[test]
+    fn a_black_three_with_forbidden_ends_is_no_threat_in_renju() {
+        // Black's f8-g8-h8 can become a straight four on e8 or i8, but either point also
+        // makes a four in its column: two fours, forbidden in renju.
+        let moves = "f8,a1,g8,a3,h8,a5,e9,o1,e10,o3,e11,e12,i9,i12,i10,o5,i11";
+        let board = |variant: Variant| {
+            let mut p = Gomoku::start(&variant, Some(15)).unwrap();
+            p.play_list(moves).unwrap();
+            EngineBoard::from_game(&p)
+        };
+        let mut renju = board(Variant::Renju);
+        assert!(renju.count_at_least(Side::Black, Threat::FlexFour) > 0);
+        assert!(!has_open_three(&mut renju, Side::Black));
+        assert!(has_open_three(&mut board(Variant::Freestyle), Side::Black));
+        assert!(!has_open_three(&mut renju, Side::White));
+    }
+
+    #[test]
+    fn white_blocks_a_black_three_on_a_point_forbidden_to_black() {
+        // From a renju match against seed 001, white to move. Black's e13 made the three
+        // e13-f12-g11; its end h10 would give black two fours, so black may not play it, but
+        // white may, and only that block holds.
+        let mut p = Gomoku::start(&Variant::Renju, Some(15)).unwrap();
+        p.play_list(
+            "g10,k7,j5,j6,g11,g9,l8,i5,i7,i9,l6,l7,j9,h11,h4,h7,e9,f10,k10,l11,e11,e12,e7,e8,\
+             g5,f6,j10,j8,i11,k9,m10,l10,m11,m8,g13,g12,f12,d10,e13",
+        )
+        .unwrap();
+        let mut b = EngineBoard::from_game(&p);
+        let h10 = b.index(Point::parse("h10", 15).unwrap());
+        assert!(!b.is_legal_for(h10, Side::Black));
+        let mut ts = ThreatSearch::default();
+        assert!(!ts.vct_defend(&mut b, 8, 12), "the block on h10 holds");
+        assert!(!ts.aborted);
     }
 }
