@@ -5,8 +5,8 @@
 //! each of those points changes one 2-bit field of one key, reads both sides' patterns from one
 //! packed table (a byte per key) and, only when a pattern changed, adjusts its value by the
 //! difference and re-reads its threat class from a small table by a threat code kept up to
-//! date by addition. Occupied points keep only their keys; their
-//! patterns are read again when the stone is taken back. Bit sets of the empty points with a
+//! date by addition. Occupied points keep only their keys. Taking a stone back puts back the
+//! cells, sums and bit sets saved when it was played, rather than updating again. Bit sets of the empty points with a
 //! four (or a three) per side and of the candidate zone let the searches visit those points
 //! alone instead of scanning the board.
 
@@ -94,6 +94,14 @@ pub struct EngineBoard {
     grid: Board,
     /// Every on-board index, for scans.
     pub points: Vec<usize>,
+    /// Offsets of the points a stone changes (`update_around`): the 5×5 square around it and
+    /// the line points three and four away.
+    around: Vec<isize>,
+    /// Per stone played, the state it changed, so `undo` restores it instead of updating
+    /// again: the cells at `around`, the bit sets' words, the sums and the threat counts.
+    saved_cells: Vec<Cell>,
+    saved_bits: Vec<u64>,
+    saved_sums: Vec<([i32; 2], [[u16; 7]; 2])>,
 }
 
 impl EngineBoard {
@@ -128,7 +136,18 @@ impl EngineBoard {
             winner: None,
             grid: Board::new(size),
             points: Vec::with_capacity(size * size),
+            around: Vec::new(),
+            saved_cells: Vec::new(),
+            saved_bits: Vec::new(),
+            saved_sums: Vec::with_capacity(size * size),
         };
+        let w = width as isize;
+        let square = (-2..=2).flat_map(|dr| (-2..=2).map(move |dc| dr * w + dc));
+        let far = b.steps.iter().flat_map(|&s| [-4 * s, -3 * s, 3 * s, 4 * s]);
+        b.around = square.chain(far).collect();
+        b.saved_cells.reserve(size * size * b.around.len());
+        let words = 5 * b.zone.0.len();
+        b.saved_bits.reserve(size * size * words);
         for row in 0..size {
             for col in 0..size {
                 let i = b.index(Point::new(col as u8, row as u8));
@@ -352,6 +371,7 @@ impl EngineBoard {
     /// Places a stone of the side to move on the empty point `i`.
     pub fn play(&mut self, i: usize) {
         debug_assert!(self.is_empty(i));
+        self.save(i);
         let s = self.side;
         let wins = self.cells[i].threat[s.index()] == Threat::Five && self.is_real_five(i, s);
         for t in 0..2 {
@@ -385,30 +405,56 @@ impl EngineBoard {
         let p = self.point(i);
         self.grid.set(p, grid::EMPTY);
         self.hash ^= grid::stone_key(p, self.side);
-        self.cells[i].stone = grid::EMPTY;
-        self.update_around(i, 0);
-        self.read_patterns(i);
-        self.compute(i);
-        for t in 0..2 {
-            self.sums[t] += self.cells[i].value[t];
-            self.threat_counts[t][self.cells[i].threat[t] as usize] += 1;
-        }
-        self.mark(i);
+        self.restore(i);
     }
 
-    /// Writes `code` (a stone, or 0 to clear) into the windows of the 32 points around `i`.
+    /// Saves what a stone on `i` will change (see `saved_cells`).
+    fn save(&mut self, i: usize) {
+        for &o in &self.around {
+            self.saved_cells.push(self.cells[(i as isize + o) as usize]);
+        }
+        for set in [
+            &self.fours[0],
+            &self.fours[1],
+            &self.threes[0],
+            &self.threes[1],
+        ] {
+            self.saved_bits.extend_from_slice(&set.0);
+        }
+        self.saved_bits.extend_from_slice(&self.zone.0);
+        self.saved_sums.push((self.sums, self.threat_counts));
+    }
+
+    /// Puts back what the stone on `i` changed, in the reverse order of `save`.
+    fn restore(&mut self, i: usize) {
+        let n = self.zone.0.len();
+        let bits = self.saved_bits.len() - 5 * n;
+        let saved = &self.saved_bits[bits..];
+        let [f0, f1] = &mut self.fours;
+        let [t0, t1] = &mut self.threes;
+        for (k, set) in [f0, f1, t0, t1, &mut self.zone].into_iter().enumerate() {
+            set.0.copy_from_slice(&saved[k * n..(k + 1) * n]);
+        }
+        self.saved_bits.truncate(bits);
+        let cells = self.saved_cells.len() - self.around.len();
+        for (k, &o) in self.around.iter().enumerate() {
+            self.cells[(i as isize + o) as usize] = self.saved_cells[cells + k];
+        }
+        self.saved_cells.truncate(cells);
+        (self.sums, self.threat_counts) = self.saved_sums.pop().expect("a saved stone");
+    }
+
+    /// Writes the stone `code` into the windows of the 32 points around `i`.
     fn update_around(&mut self, i: usize, code: u32) {
-        let delta: i8 = if code == 0 { -1 } else { 1 };
         let w = self.width;
-        // A point enters or leaves the zone only when its count goes from or to zero (the
-        // point `i` itself is marked by the caller).
-        let edge = u8::from(code != 0);
+        // A point enters the zone when its count goes from zero to one (the point `i` itself
+        // is marked by the caller).
         for row in [i - 2 * w - 2, i - w - 2, i - 2, i + w - 2, i + 2 * w - 2] {
             for j in row..row + 5 {
                 let c = &mut self.cells[j];
-                c.near = c.near.wrapping_add_signed(delta);
-                if c.near == edge && c.stone == grid::EMPTY {
-                    self.zone.put(j, c.near > 0);
+                c.near += 1;
+                if c.near == 1 && c.stone == grid::EMPTY {
+                    self.zone.put(j, true);
                 }
             }
         }
