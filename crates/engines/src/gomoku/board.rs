@@ -6,9 +6,9 @@
 //! packed table (a byte per key) and, only when a pattern changed, adjusts its value by the
 //! difference and re-reads its threat class from a small table by a threat code kept up to
 //! date by addition. Occupied points keep only their keys. Taking a stone back puts back the
-//! cells, sums and bit sets saved when it was played, rather than updating again. Bit sets of the empty points with a
-//! four (or a three) per side and of the candidate zone let the searches visit those points
-//! alone instead of scanning the board.
+//! cells, sums and bit sets saved when it was played, rather than updating again. Bit sets of
+//! the empty points with a four (or a three) per side and of the candidate zone let the
+//! searches visit those points alone instead of scanning the board.
 
 use super::pattern::{
     CODE_OF, PATTERN_VALUE, Pattern, THREAT_OF_CODE, THREAT_VALUE, Threat, pair_table, shift,
@@ -413,15 +413,11 @@ impl EngineBoard {
         for &o in &self.around {
             self.saved_cells.push(self.cells[(i as isize + o) as usize]);
         }
-        for set in [
-            &self.fours[0],
-            &self.fours[1],
-            &self.threes[0],
-            &self.threes[1],
-        ] {
+        let [f0, f1] = &self.fours;
+        let [t0, t1] = &self.threes;
+        for set in [f0, f1, t0, t1, &self.zone] {
             self.saved_bits.extend_from_slice(&set.0);
         }
-        self.saved_bits.extend_from_slice(&self.zone.0);
         self.saved_sums.push((self.sums, self.threat_counts));
     }
 

@@ -66,9 +66,9 @@ pub fn has_open_three(b: &mut EngineBoard, s: Side) -> bool {
     playable(b, s, Threat::FlexFour..=Threat::Five, 1) > 0
 }
 
-/// The empty points of `s` with a threat class in `classes` (all at least a four, or all
-/// four-threes and better) that `s` may play, counted up to `cap`: in renju black's
-/// forbidden points are left out, which the threat counts cannot see.
+/// The empty points of `s` with a threat class in `classes` (fours or better: the points are
+/// taken from the set of four points) that `s` may play, counted up to `cap`: in renju
+/// black's forbidden points are left out, which the threat counts cannot see.
 pub fn playable(
     b: &mut EngineBoard,
     s: Side,
@@ -397,8 +397,7 @@ impl ThreatSearch {
             // Without a point making a straight four (or two fours) the attacker threatens
             // nothing that forces an answer: the defender has a free move, and no list of
             // answers covers that (after a forced block, a four point elsewhere is no threat).
-            collect(b, attacker, Threat::FlexFour, &mut moves);
-            if moves.is_empty() {
+            if !has_open_three(b, attacker) {
                 self.pool.push(moves);
                 return false;
             }

@@ -61,19 +61,19 @@ fn judge_placed(board: &mut Board, p: Point) -> bool {
     // with fewer than two black stones there has none. Whether the stone that makes the
     // straight four is itself allowed (the recursive test) is asked only while two real
     // threes are still possible.
-    let may_hold_three = |d: usize| {
+    let may_hold_three = [0, 1, 2, 3].map(|d| {
         fours[d] == 0
             && (-3..=3)
                 .filter(|&k| k != 0 && cell(&lines[d], k) == BLACK)
                 .count()
                 >= 2
-    };
-    if (0..4).filter(|&d| may_hold_three(d)).count() < 2 {
+    });
+    if may_hold_three.iter().filter(|&&m| m).count() < 2 {
         return false;
     }
     let mut straight = [[None; 2]; 4];
     for d in 0..4 {
-        if may_hold_three(d) {
+        if may_hold_three[d] {
             straight[d] = straight_four_points(&lines[d]);
         }
     }
