@@ -761,7 +761,7 @@ impl Engine6 {
             b.undo_side_only(me);
             second.clear();
             for &(c, sc) in first.iter().filter(|&&(c, _)| c != a) {
-                let sc = if share_window(b, a, c) {
+                let sc = if Shared::of(b, a as u16, c as u16).is_some() {
                     single_score(b, c, me)
                 } else {
                     sc
@@ -865,14 +865,47 @@ fn dedupe_sort(out: &mut Vec<Pair>) {
     out.sort_by_key(|p| std::cmp::Reverse(p.score));
 }
 
-/// Whether two points lie in one six-point window.
-pub(super) fn share_window(b: &Board6, p: usize, q: usize) -> bool {
-    let size = b.size() as i32;
-    let (dx, dy) = (
-        (p as i32 % size - q as i32 % size).abs(),
-        (p as i32 / size - q as i32 / size).abs(),
-    );
-    dx <= 5 && dy <= 5 && (dx == 0 || dy == 0 || dx == dy)
+/// Two distinct points on one line at most five points apart (so a six-point window may
+/// hold both), with that line: whether a window through one of them holds the other is
+/// then told from its ends, not its cells.
+#[derive(Clone, Copy)]
+pub(super) struct Shared {
+    /// The index step of their line.
+    step: u16,
+    lo: u16,
+    hi: u16,
+}
+
+impl Shared {
+    pub(super) fn of(b: &Board6, p: u16, q: u16) -> Option<Shared> {
+        let size = b.size() as i32;
+        let (dx, dy) = (
+            q as i32 % size - p as i32 % size,
+            q as i32 / size - p as i32 / size,
+        );
+        let step = match (dx, dy) {
+            (0, 0) => return None,
+            _ if dx.abs() > 5 || dy.abs() > 5 => return None,
+            (_, 0) => 1,
+            (0, _) => size,
+            _ if dx == dy => size + 1,
+            _ if dx == -dy => size - 1,
+            _ => return None,
+        };
+        Some(Shared {
+            step: step as u16,
+            lo: p.min(q),
+            hi: p.max(q),
+        })
+    }
+
+    /// Whether window `w`, which holds one of the two points, holds both: it runs along
+    /// their line and spans them.
+    pub(super) fn in_window(&self, b: &Board6, w: u32) -> bool {
+        let c = b.window_cells(w);
+        let (first, last) = (c[0].min(c[5]), c[0].max(c[5]));
+        c[0].abs_diff(c[1]) == self.step && first <= self.lo && self.hi <= last
+    }
 }
 
 /// Attack and defence value of one stone of `me` on `p`.
@@ -906,6 +939,19 @@ impl Gap {
         let mut gap = Gap::default();
         for &p in b.window_cells(w) {
             if p != a && p != c && b.is_empty(p as usize) && (gap.len as usize) < 2 {
+                gap.cells[gap.len as usize] = p;
+                gap.len += 1;
+            }
+        }
+        gap
+    }
+
+    /// The points of `empty` (a window's empty points) other than `a` and `c` (at most two
+    /// are kept).
+    pub(super) fn without(empty: &[u16], a: u16, c: u16) -> Gap {
+        let mut gap = Gap::default();
+        for &p in empty {
+            if p != a && p != c && (gap.len as usize) < 2 {
                 gap.cells[gap.len as usize] = p;
                 gap.len += 1;
             }
@@ -980,6 +1026,11 @@ impl Gaps {
 
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.len = 0;
+        self.spill.clear();
     }
 
     fn from_windows(b: &Board6, s: Side, windows: impl Iterator<Item = u32>) -> Gaps {
@@ -1075,8 +1126,9 @@ fn winning_turn(b: &Board6, me: Side) -> Option<Pair> {
 fn threat_pairs(b: &Board6, me: Side, out: &mut Vec<Pair>, cands: &mut Vec<(u16, u16)>) {
     threat_candidates(b, me, cands);
     let before = b.evaluate();
+    let mut gaps = Gaps::empty();
     for &(a, c) in cands.iter() {
-        let (gain, gaps) = pair_effect(b, me, a, c);
+        let gain = pair_effect(b, me, a, c, &mut gaps);
         let threats = gaps.iter().count() as i32;
         // Every threat runs through the pair, and the opponent still has none.
         let score = if threats > 0 && !gaps_blockable(&gaps) {
@@ -1090,17 +1142,17 @@ fn threat_pairs(b: &Board6, me: Side, out: &mut Vec<Pair>, cands: &mut Vec<(u16,
 }
 
 /// What stones of `me` on `a` and `c` would do, without playing them: the change of the
-/// evaluation for `me`, and the gaps of the threat windows they would make (`me` has none
-/// before).
-pub(super) fn pair_effect(b: &Board6, me: Side, a: u16, c: u16) -> (i32, Gaps) {
+/// evaluation for `me`, returned, and the gaps of the threat windows they would make,
+/// written into `gaps` (`me` has none before).
+pub(super) fn pair_effect(b: &Board6, me: Side, a: u16, c: u16, gaps: &mut Gaps) -> i32 {
     let m = me.index();
-    let shared = share_window(b, a as usize, c as usize);
+    let shared = Shared::of(b, a, c);
     let mut gain = 0;
-    let mut gaps = Gaps::empty();
+    gaps.clear();
     let windows = b.windows_of(a as usize).iter().map(|&w| (w, true));
     let others = b.windows_of(c as usize).iter().map(|&w| (w, false));
     for (w, from_a) in windows.chain(others) {
-        let both = shared && b.window_cells(w).contains(if from_a { &c } else { &a });
+        let both = shared.is_some_and(|s| s.in_window(b, w));
         if both && !from_a {
             // Seen from `a`.
             continue;
@@ -1117,14 +1169,15 @@ pub(super) fn pair_effect(b: &Board6, me: Side, a: u16, c: u16) -> (i32, Gaps) {
             gain += WINDOW_VALUE[theirs];
         }
     }
-    (gain, gaps)
+    gain
 }
 
 /// Orders threat-making pairs of `me` (to move): those one stone cannot answer (the
 /// opponent must spend its whole turn) first, then by their score.
 fn forcing_first(b: &Board6, me: Side, pairs: &mut [Pair]) {
+    let mut gaps = Gaps::empty();
     for m in pairs.iter_mut() {
-        let (_, gaps) = pair_effect(b, me, m.a, m.b);
+        pair_effect(b, me, m.a, m.b, &mut gaps);
         let two = !gaps.is_empty() && !single_blockable(&gaps);
         // Kept apart from the score's range: only the order matters here.
         m.score = m.score.clamp(-MATE / 4, MATE / 4) + if two { MATE / 2 } else { 0 };

@@ -329,8 +329,10 @@ fn a_threat_turn_crowded_out_of_the_width_is_still_searched() {
 #[test]
 fn threat_pairs_judged_without_playing_equal_playing_them() {
     use super::search::{Gaps, gaps_blockable, pair_effect};
-    use super::threats::threat_candidates;
+    use super::threats::{LiveWindows, threat_candidates};
     let mut rng = SplitMix64::new(11);
+    let mut live = LiveWindows::default();
+    let mut listed = Gaps::empty();
     let mut cands = Vec::new();
     let mut checked = 0;
     for _ in 0..40 {
@@ -348,8 +350,14 @@ fn threat_pairs_judged_without_playing_equal_playing_them() {
                 break;
             }
             threat_candidates(&b, me, &mut cands);
+            live.fill(&b, me);
             for &(x, y) in &cands {
-                let (gain, gaps) = pair_effect(&b, me, x, y);
+                let mut gaps = Gaps::empty();
+                let gain = pair_effect(&b, me, x, y, &mut gaps);
+                // The threat search's reading, from the live windows listed by point.
+                live.after_pair(x, y, &mut listed);
+                assert_eq!(listed.iter().count(), gaps.iter().count());
+                assert_eq!(gaps_blockable(&listed), gaps_blockable(&gaps));
                 let before = b.evaluate();
                 b.play(x as usize, Some(y as usize));
                 assert_eq!(before + gain, -b.evaluate());
@@ -425,4 +433,30 @@ fn a_win_the_opponent_threatens_lowers_a_quiet_leaf() {
     assert_eq!(unseen - seen, 300, "{unseen} {seen}");
     let mut early = Board6::from_game(&pos("i10,k8 k12,i9 k11"));
     assert!(!checking.opponent_threatens_win(&mut early));
+}
+
+#[test]
+fn a_shared_line_tells_the_windows_holding_both_points() {
+    use super::search::Shared;
+    let b = Board6::new(19);
+    let mut both = 0;
+    for p in 0..b.points() as u16 {
+        for q in (0..b.points() as u16).filter(|&q| q != p) {
+            let shared = Shared::of(&b, p, q);
+            let windows = b.windows_of(p as usize);
+            let holding = |w: &&u32| b.window_cells(**w).contains(&q);
+            // Near a corner a line may be too short for any window to hold both.
+            assert!(
+                shared.is_some() || !windows.iter().any(|w| holding(&w)),
+                "{p} {q}"
+            );
+            if let Some(s) = shared {
+                for w in windows {
+                    assert_eq!(s.in_window(&b, *w), holding(&w), "{p} {q} {w}");
+                    both += usize::from(holding(&w));
+                }
+            }
+        }
+    }
+    assert!(both > 10_000);
 }

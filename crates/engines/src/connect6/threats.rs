@@ -10,7 +10,7 @@
 //! form only to judge danger.
 
 use super::board::Board6;
-use super::search::{Gap, Gaps, Pair, gaps_blockable, pair, share_window, single_score};
+use super::search::{Gap, Gaps, Pair, gaps_blockable, pair, single_score};
 use boyi_core::Side;
 use std::time::Instant;
 
@@ -49,7 +49,9 @@ pub struct Tss {
     /// Per ply, the attacker's turn that last won there.
     killers: [(u16, u16); KILLER_PLIES],
     /// Scratch for the live windows by point.
-    by_point: Vec<(u16, u32)>,
+    live: LiveWindows,
+    /// Scratch for the gaps of one turn's threat windows.
+    gaps: Gaps,
     /// Positions judged, one table for double threats only and one with single threats.
     memo: [Vec<Memo>; 2],
 }
@@ -64,7 +66,8 @@ impl Tss {
             zone: Vec::new(),
             until: None,
             cands: Vec::with_capacity(256),
-            by_point: Vec::new(),
+            live: LiveWindows::default(),
+            gaps: Gaps::empty(),
             killers: [(NONE, NONE); KILLER_PLIES],
             memo: [vec![Memo::default(); MEMO], vec![Memo::default(); MEMO]],
         }
@@ -281,18 +284,19 @@ impl Tss {
     /// The turns among `cands` that leave threats (only those needing two stones when
     /// single threats are not tried), ranked as [`Self::threat_turns`] says.
     fn rank_threat_turns(&mut self, b: &Board6, me: Side, cands: &[(u16, u16)]) -> Vec<Pair> {
-        let live = LiveWindows::of(b, me, std::mem::take(&mut self.by_point));
+        self.live.fill(b, me);
+        let gaps = &mut self.gaps;
         let mut out = Vec::with_capacity(cands.len());
         for &(a, c) in cands {
-            let gaps = live.after_pair(b, me, a, c);
+            self.live.after_pair(a, c, gaps);
             if gaps.is_empty() {
                 continue;
             }
-            let needs_two = !single_blockable(&gaps);
+            let needs_two = !single_blockable(gaps);
             if !needs_two && self.single_free == 0 {
                 continue;
             }
-            let score = if !gaps_blockable(&gaps) {
+            let score = if !gaps_blockable(gaps) {
                 WINS
             } else {
                 let made = gaps.iter().count() as i32;
@@ -301,7 +305,6 @@ impl Tss {
             out.push(pair(a as usize, Some(c as usize), score));
         }
         out.sort_by_key(|p| std::cmp::Reverse(p.score));
-        self.by_point = live.by_point;
         out
     }
 }
@@ -366,59 +369,104 @@ fn threat_points(b: &Board6, me: Side) -> Vec<u16> {
     points
 }
 
-/// The windows of one side that two more stones can turn into threats (two or three of its
-/// stones, none of the other side's), listed by their empty points.
-struct LiveWindows {
-    /// (point, window), sorted by point.
-    by_point: Vec<(u16, u32)>,
+/// The windows of one side that two more stones can turn into threats (two or more of its
+/// stones, none of the other side's), listed by their empty points, each with its empty
+/// points: a pair is judged from these lists alone, without reading the board.
+#[derive(Default)]
+pub(super) struct LiveWindows {
+    /// Each live window's empty points (at most four: it holds two stones or more).
+    empties: Vec<Empties>,
+    /// The windows through each point, point by point, as places in `empties`.
+    windows: Vec<u32>,
+    /// Where each point's windows start in `windows` (one more entry than points).
+    start: Vec<u32>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Empties {
+    cells: [u16; 4],
+    len: u8,
+}
+
+impl Empties {
+    fn cells(&self) -> &[u16] {
+        &self.cells[..self.len as usize]
+    }
+
+    /// Stones in the window (all of one side).
+    fn stones(&self) -> u8 {
+        6 - self.len
+    }
 }
 
 impl LiveWindows {
-    /// The live windows of `s`, kept in `by_point` (a buffer reused).
-    fn of(b: &Board6, s: Side, mut by_point: Vec<(u16, u32)>) -> LiveWindows {
+    /// Lists the live windows of `s` by point (a counting sort: one pass to count, one to
+    /// place), reusing the buffers.
+    pub(super) fn fill(&mut self, b: &Board6, s: Side) {
         let m = s.index();
-        by_point.clear();
+        self.empties.clear();
         for &w in b.live(s) {
             let c = b.counts(w);
-            if c[1 - m] == 0 && c[m] >= 2 {
-                for &p in b.window_cells(w) {
-                    if b.is_empty(p as usize) {
-                        by_point.push((p, w));
-                    }
+            if c[1 - m] != 0 || c[m] < 2 {
+                continue;
+            }
+            let mut e = Empties::default();
+            for &p in b.window_cells(w) {
+                if b.is_empty(p as usize) {
+                    e.cells[e.len as usize] = p;
+                    e.len += 1;
                 }
             }
+            self.empties.push(e);
         }
-        by_point.sort_unstable();
-        LiveWindows { by_point }
+        self.start.clear();
+        self.start.resize(b.points() + 1, 0);
+        for e in &self.empties {
+            for &p in e.cells() {
+                self.start[p as usize + 1] += 1;
+            }
+        }
+        for p in 1..self.start.len() {
+            self.start[p] += self.start[p - 1];
+        }
+        self.windows.clear();
+        self.windows
+            .resize(*self.start.last().unwrap_or(&0) as usize, 0);
+        for (k, e) in self.empties.iter().enumerate() {
+            for &p in e.cells() {
+                // `start[p]` serves as the next free place while filling.
+                self.windows[self.start[p as usize] as usize] = k as u32;
+                self.start[p as usize] += 1;
+            }
+        }
+        // Each start now stands where the next point's windows begin.
+        self.start.rotate_right(1);
+        self.start[0] = 0;
     }
 
-    fn through(&self, p: u16) -> impl Iterator<Item = u32> + '_ {
-        let from = self.by_point.partition_point(|&(q, _)| q < p);
-        self.by_point[from..]
+    fn through(&self, p: u16) -> impl Iterator<Item = &Empties> {
+        let p = p as usize;
+        self.windows[self.start[p] as usize..self.start[p + 1] as usize]
             .iter()
-            .take_while(move |&&(q, _)| q == p)
-            .map(|&(_, w)| w)
+            .map(|&k| &self.empties[k as usize])
     }
 
-    /// The gaps of the threat windows `s` would have after playing `a` and `c`, without
-    /// playing them.
-    fn after_pair(&self, b: &Board6, s: Side, a: u16, c: u16) -> Gaps {
-        let m = s.index();
-        let shared = share_window(b, a as usize, c as usize);
-        let mut g = Gaps::empty();
-        for w in self.through(a) {
-            let both = shared && b.window_cells(w).contains(&c);
-            if b.counts(w)[m] + 1 + u8::from(both) >= 4 {
-                g.push(Gap::of_window(b, w, a, c));
+    /// The gaps of the threat windows the side would have after playing `a` and `c`,
+    /// without playing them, written into `g`.
+    pub(super) fn after_pair(&self, a: u16, c: u16, g: &mut Gaps) {
+        g.clear();
+        for e in self.through(a) {
+            let both = e.cells().contains(&c);
+            if e.stones() + 1 + u8::from(both) >= 4 {
+                g.push(Gap::without(e.cells(), a, c));
             }
         }
-        for w in self.through(c) {
+        for e in self.through(c) {
             // Windows through both points were seen from `a`.
-            if b.counts(w)[m] == 3 && !(shared && b.window_cells(w).contains(&a)) {
-                g.push(Gap::of_window(b, w, a, c));
+            if e.stones() == 3 && !e.cells().contains(&a) {
+                g.push(Gap::without(e.cells(), a, c));
             }
         }
-        g
     }
 }
 
