@@ -934,29 +934,26 @@ pub struct Gap {
 }
 
 impl Gap {
-    /// The empty points of window `w` other than `a` and `c` (at most two are kept).
-    pub(super) fn of_window(b: &Board6, w: u32, a: u16, c: u16) -> Gap {
+    /// The first two of `points` (fewer if there are fewer).
+    fn first_two(points: impl Iterator<Item = u16>) -> Gap {
         let mut gap = Gap::default();
-        for &p in b.window_cells(w) {
-            if p != a && p != c && b.is_empty(p as usize) && (gap.len as usize) < 2 {
-                gap.cells[gap.len as usize] = p;
-                gap.len += 1;
-            }
+        for p in points.take(2) {
+            gap.cells[gap.len as usize] = p;
+            gap.len += 1;
         }
         gap
     }
 
+    /// The empty points of window `w` other than `a` and `c` (at most two are kept).
+    pub(super) fn of_window(b: &Board6, w: u32, a: u16, c: u16) -> Gap {
+        let empty = b.window_cells(w).iter().copied();
+        Gap::without(empty.filter(|&p| b.is_empty(p as usize)), a, c)
+    }
+
     /// The points of `empty` (a window's empty points) other than `a` and `c` (at most two
     /// are kept).
-    pub(super) fn without(empty: &[u16], a: u16, c: u16) -> Gap {
-        let mut gap = Gap::default();
-        for &p in empty {
-            if p != a && p != c && (gap.len as usize) < 2 {
-                gap.cells[gap.len as usize] = p;
-                gap.len += 1;
-            }
-        }
-        gap
+    pub(super) fn without(empty: impl Iterator<Item = u16>, a: u16, c: u16) -> Gap {
+        Gap::first_two(empty.filter(|&p| p != a && p != c))
     }
 
     pub fn cells(&self) -> &[u16] {
@@ -1034,30 +1031,15 @@ impl Gaps {
     }
 
     fn from_windows(b: &Board6, s: Side, windows: impl Iterator<Item = u32>) -> Gaps {
-        let mut g = Gaps {
-            fixed: [Gap::default(); Gaps::FIXED],
-            len: 0,
-            spill: Vec::new(),
-        };
+        let mut g = Gaps::empty();
         let m = s.index();
         for w in windows {
             let c = b.counts(w);
             if c[m] < 4 || c[1 - m] != 0 {
                 continue;
             }
-            let mut gap = Gap::default();
-            for &c in b.window_cells(w) {
-                if b.is_empty(c as usize) && (gap.len as usize) < 2 {
-                    gap.cells[gap.len as usize] = c;
-                    gap.len += 1;
-                }
-            }
-            if g.len < Gaps::FIXED {
-                g.fixed[g.len] = gap;
-                g.len += 1;
-            } else {
-                g.spill.push(gap);
-            }
+            let empty = b.window_cells(w).iter().copied();
+            g.push(Gap::first_two(empty.filter(|&p| b.is_empty(p as usize))));
         }
         g
     }

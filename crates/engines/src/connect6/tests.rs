@@ -332,7 +332,7 @@ fn threat_pairs_judged_without_playing_equal_playing_them() {
     use super::threats::{LiveWindows, threat_candidates};
     let mut rng = SplitMix64::new(11);
     let mut live = LiveWindows::default();
-    let mut listed = Gaps::empty();
+    let (mut gaps, mut listed) = (Gaps::empty(), Gaps::empty());
     let mut cands = Vec::new();
     let mut checked = 0;
     for _ in 0..40 {
@@ -352,7 +352,6 @@ fn threat_pairs_judged_without_playing_equal_playing_them() {
             threat_candidates(&b, me, &mut cands);
             live.fill(&b, me);
             for &(x, y) in &cands {
-                let mut gaps = Gaps::empty();
                 let gain = pair_effect(&b, me, x, y, &mut gaps);
                 // The threat search's reading, from the live windows listed by point.
                 live.after_pair(x, y, &mut listed);

@@ -458,13 +458,13 @@ impl LiveWindows {
         for e in self.through(a) {
             let both = e.cells().contains(&c);
             if e.stones() + 1 + u8::from(both) >= 4 {
-                g.push(Gap::without(e.cells(), a, c));
+                g.push(Gap::without(e.cells().iter().copied(), a, c));
             }
         }
         for e in self.through(c) {
             // Windows through both points were seen from `a`.
             if e.stones() == 3 && !e.cells().contains(&a) {
-                g.push(Gap::without(e.cells(), a, c));
+                g.push(Gap::without(e.cells().iter().copied(), a, c));
             }
         }
     }
