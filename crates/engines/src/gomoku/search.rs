@@ -292,7 +292,12 @@ impl Engine {
                 let until = (started + t * 3).max(Instant::now() + t);
                 hard.map_or(until, |h| until.min(h))
             });
+            let searched = best.best;
             self.avoid_threat_loss(b, &root, attack, &mut best, until);
+            if best.best != searched {
+                // The last line reported names the move played.
+                info(b, &best);
+            }
         }
         Some(best)
     }
