@@ -63,11 +63,20 @@ impl BuiltinSpec {
         }
     }
 
+    /// The text of option `key`, if given.
+    pub fn text(&self, key: &str) -> Option<&str> {
+        self.options
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
     /// The value of option `key` as a number, if given.
     pub fn number<T: std::str::FromStr>(&self, key: &str) -> Result<Option<T>, TextError> {
-        match self.options.iter().rev().find(|(k, _)| k == key) {
+        match self.text(key) {
             None => Ok(None),
-            Some((_, v)) => v
+            Some(v) => v
                 .parse()
                 .map(Some)
                 .map_err(|_| text_err!("player option {key}={v:?} is not a valid number")),

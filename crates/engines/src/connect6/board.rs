@@ -7,7 +7,8 @@ use boyi_core::{Point, Side};
 use boyi_games::connect6::{Connect6, Move};
 use boyi_games::grid;
 
-/// Value of a window holding `n` stones of one side and none of the other.
+/// Value of a window holding `n` stones of one side and none of the other (the default of
+/// the `values` option).
 pub const WINDOW_VALUE: [i32; 7] = [0, 1, 8, 40, 260, 520, 100_000];
 
 #[derive(Clone)]
@@ -25,6 +26,8 @@ pub struct Board6 {
     /// Stones within two points of each point (kept per stone, so `is_near` is one read).
     near: Vec<u16>,
     sums: [i32; 2],
+    /// What a one-sided window of `n` stones is worth (`WINDOW_VALUE` unless set).
+    values: [i32; 7],
     threats: [u32; 2],
     /// Per side, the windows with two or more of its stones and none of the other side's
     /// (the only ones threats grow from), and each window's place in those lists.
@@ -85,6 +88,7 @@ impl Board6 {
             near_len,
             near: vec![0; size * size],
             sums: [0; 2],
+            values: WINDOW_VALUE,
             threats: [0; 2],
             live: [Vec::new(), Vec::new()],
             live_at: vec![[ABSENT; 2]; window_count],
@@ -184,6 +188,28 @@ impl Board6 {
         self.threats[s.index()]
     }
 
+    /// What a one-sided window of `n` stones is worth.
+    #[inline]
+    pub fn value(&self, n: usize) -> i32 {
+        self.values[n]
+    }
+
+    /// Values the windows with `values` from now on (the sums are recomputed).
+    pub fn set_values(&mut self, values: [i32; 7]) {
+        if self.values == values {
+            return;
+        }
+        self.values = values;
+        self.sums = [0; 2];
+        for c in &self.counts {
+            for s in 0..2 {
+                if c[1 - s] == 0 {
+                    self.sums[s] += values[c[s] as usize];
+                }
+            }
+        }
+    }
+
     pub fn sums(&self) -> [i32; 2] {
         self.sums
     }
@@ -231,12 +257,12 @@ impl Board6 {
             }
             if theirs == 0 {
                 // The window stays (or was) one-sided for `side`.
-                self.sums[s] += WINDOW_VALUE[now] - WINDOW_VALUE[mine];
+                self.sums[s] += self.values[now] - self.values[mine];
                 self.threats[s] = self.threats[s] + u32::from(now >= 4) - u32::from(mine >= 4);
             } else if mine.min(now) == 0 {
                 // The first stone of `side` spoils the other side's window (or its removal
                 // restores it).
-                let (v, th) = (WINDOW_VALUE[theirs], u32::from(theirs >= 4));
+                let (v, th) = (self.values[theirs], u32::from(theirs >= 4));
                 if add {
                     self.sums[t] -= v;
                     self.threats[t] -= th;
@@ -322,6 +348,7 @@ impl Board6 {
     /// Checks the incremental state against a rebuild (tests).
     pub fn consistent(&self) -> bool {
         let mut fresh = Board6::new(self.size);
+        fresh.values = self.values;
         for p in 0..self.cells.len() {
             match self.cells[p] {
                 grid::BLACK => fresh.place(p, Side::Black),

@@ -19,7 +19,7 @@ impl GamePlayers for Connect6 {
         &[
             (
                 "strong",
-                "six-window threats, blocking/threat/positional pairs, PVS over turns with a transposition table; options: width, singles, depth, quiet (turns past the depth), qthreats (threat turns per quiescence node), qtrust (1: a quiescence loss against the best few blocks of a single threat counts), tss (own turns of the root's threat-space search, 0: none), leaf (its turns at quiescence leaves), tslots (places kept for threat-making turns, 0: none), pending (what a quiet leaf loses when the opponent would win by threats, 0: not checked), pturns (own turns of that check)",
+                "six-window threats, blocking/threat/positional pairs, PVS over turns with a transposition table; options: width, singles, depth, quiet (turns past the depth), qthreats (threat turns per quiescence node), qtrust (1: a quiescence loss against the best few blocks of a single threat counts), tss (own turns of the root's threat-space search, 0: none), leaf (its turns at quiescence leaves), tslots (places kept for threat-making turns, 0: none), pending (what a quiet leaf loses when the opponent would win by threats, 0: not checked), pturns (own turns of that check), values (what windows of one to five stones of one side are worth, e.g. 1/8/60/260/520), tempo (the side to move's bonus at quiet leaves)",
             ),
             (
                 "seed003",
@@ -77,9 +77,15 @@ const BENCH: &[(&str, u32)] = &[
 fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Connect6>>, TextError> {
     spec.allow(&[
         "width", "singles", "depth", "quiet", "qthreats", "qtrust", "tss", "leaf", "tslots",
-        "pending", "pturns",
+        "pending", "pturns", "values", "tempo",
     ])?;
     let mut config = Config::default();
+    if let Some(v) = spec.text("values") {
+        config.values = window_values(v)?;
+    }
+    if let Some(t) = spec.number::<i32>("tempo")? {
+        config.tempo = t;
+    }
     if let Some(w) = spec.number::<usize>("width")? {
         config.width = w.max(1);
     }
@@ -116,6 +122,32 @@ fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Connect6>>, TextError> {
     Ok(Box::new(Strong6 {
         engine: Engine6::new(config),
     }))
+}
+
+/// The `values` option: what windows of one to five stones of one side are worth, five
+/// numbers separated by `/`, each above the one before and all below a six's value.
+fn window_values(text: &str) -> Result<[i32; 7], TextError> {
+    let six = board::WINDOW_VALUE[6];
+    let bad = || {
+        text_err!(
+            "player option values={text:?} must be five increasing numbers from 0 to {} separated by '/', like 1/8/60/260/520",
+            six - 1
+        )
+    };
+    let numbers: Vec<i32> = text
+        .split('/')
+        .map(|n| n.trim().parse().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    if numbers.len() != 5
+        || numbers[0] < 0
+        || numbers[4] >= six
+        || numbers.windows(2).any(|w| w[0] >= w[1])
+    {
+        return Err(bad());
+    }
+    let mut values = board::WINDOW_VALUE;
+    values[1..6].copy_from_slice(&numbers);
+    Ok(values)
 }
 
 /// `boyi:strong` for Connect6.

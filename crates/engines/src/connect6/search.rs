@@ -78,6 +78,10 @@ pub struct Config {
     pub pending: i32,
     /// Own turns of that check's threat-space search (1: a win at once).
     pub pending_turns: u32,
+    /// What a one-sided window of `n` stones is worth.
+    pub values: [i32; 7],
+    /// The side to move's bonus at quiet leaves.
+    pub tempo: i32,
     /// Places among the `width` turns kept for threat-making pairs (those that need both
     /// of the opponent's stones first), which the positional ranking may otherwise crowd out.
     pub threat_slots: usize,
@@ -101,6 +105,8 @@ impl Default for Config {
             leaf_tss_budget: 24,
             pending: 200,
             pending_turns: 1,
+            values: WINDOW_VALUE,
+            tempo: 30,
             threat_slots: 4,
         }
     }
@@ -165,6 +171,7 @@ impl Engine6 {
         let me = b.side();
         self.nodes = 0;
         self.aborted = false;
+        b.set_values(self.config.values);
         if b.stones() == 0 {
             let c = b.size() / 2;
             let p = (c * b.size() + c) as u16;
@@ -616,7 +623,7 @@ impl Engine6 {
         if forced && !blockable(b, !me) {
             return -(MATE - p - 2);
         }
-        let mut stand = b.evaluate() + 30;
+        let mut stand = b.evaluate() + self.config.tempo;
         if !forced && stand < beta && self.leaf_threat_win(b) {
             return MATE - p - (2 * self.config.leaf_tss as i32 + 1);
         }
@@ -916,10 +923,10 @@ pub(super) fn single_score(b: &Board6, p: usize, me: Side) -> i32 {
         let c = b.counts(w);
         let (mine, theirs) = (c[m], c[1 - m]);
         if theirs == 0 {
-            s += WINDOW_VALUE[mine as usize + 1] - WINDOW_VALUE[mine as usize];
+            s += b.value(mine as usize + 1) - b.value(mine as usize);
         }
         if mine == 0 && theirs > 0 {
-            s += WINDOW_VALUE[theirs as usize + 1] - WINDOW_VALUE[theirs as usize];
+            s += b.value(theirs as usize + 1) - b.value(theirs as usize);
         }
     }
     s
@@ -1143,12 +1150,12 @@ pub(super) fn pair_effect(b: &Board6, me: Side, a: u16, c: u16, gaps: &mut Gaps)
         let (mine, theirs) = (n[m] as usize, n[1 - m] as usize);
         if theirs == 0 {
             let now = mine + 1 + usize::from(both);
-            gain += WINDOW_VALUE[now] - WINDOW_VALUE[mine];
+            gain += b.value(now) - b.value(mine);
             if now >= 4 {
                 gaps.push(Gap::of_window(b, w, a, c));
             }
         } else if mine == 0 {
-            gain += WINDOW_VALUE[theirs];
+            gain += b.value(theirs);
         }
     }
     gain

@@ -1,4 +1,4 @@
-use super::board::Board6;
+use super::board::{Board6, WINDOW_VALUE};
 use super::*;
 use boyi_core::rng::SplitMix64;
 use boyi_core::{Point, Side};
@@ -24,9 +24,13 @@ fn strong_move(p: &Connect6, depth: u32) -> Move {
 #[test]
 fn incremental_windows_equal_a_rebuild_over_random_games() {
     let mut rng = SplitMix64::new(3);
+    let other = [0, 2, 9, 50, 300, 600, 100_000];
     for size in [19, 6, 10] {
         let mut b = Board6::new(size);
-        for _ in 0..4 {
+        for round in 0..4 {
+            // Values changed mid-game are summed afresh.
+            b.set_values(if round % 2 == 0 { WINDOW_VALUE } else { other });
+            assert!(b.consistent());
             let n = 10 + rng.below(30);
             for _ in 0..n {
                 let empty: Vec<usize> = (0..b.points()).filter(|&p| b.is_empty(p)).collect();
@@ -43,6 +47,22 @@ fn incremental_windows_equal_a_rebuild_over_random_games() {
             }
             assert!(b.consistent());
         }
+    }
+}
+
+#[test]
+fn window_values_are_an_option() {
+    let spec = |text: &str| strong(&BuiltinSpec::parse(text).unwrap());
+    assert!(spec("strong?values=1/8/60/260/520,tempo=20").is_ok());
+    for bad in [
+        "1/8/60/260",
+        "1/8/x/260/520",
+        "1/8/60/60/520",
+        "-1/8/60/260/520",
+        "",
+    ] {
+        let err = spec(&format!("strong?values={bad}")).err().unwrap();
+        assert!(err.to_string().contains("values="), "{bad}: {err}");
     }
 }
 
