@@ -59,6 +59,7 @@ fn window_values_are_an_option() {
         "1/8/x/260/520",
         "1/8/60/60/520",
         "-1/8/60/260/520",
+        "1/8/60/260/100000",
         "",
     ] {
         let err = spec(&format!("strong?values={bad}")).err().unwrap();
