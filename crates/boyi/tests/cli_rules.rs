@@ -116,3 +116,37 @@ fn bad_input_is_named() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// `boyi … | head -1`: once the reader has gone, the rest of the output has nowhere to go,
+/// and the program ends quietly with success (it used to panic on the next line printed).
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let commands: [&[&str]; 2] = [
+        // A line per finished depth, then the result: the first is read, the rest are not.
+        &["analyze", "gomoku", "--moves", "h8,i9,h10", "--depth", "7"],
+        // The divide lines and the summary come at once, into a pipe already closed.
+        &["perft", "xiangqi", "--depth", "2", "--divide"],
+    ];
+    for (n, args) in commands.into_iter().enumerate() {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_boyi"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("boyi runs");
+        let stdout = child.stdout.take().unwrap();
+        if n == 0 {
+            let mut first = String::new();
+            BufReader::new(stdout).read_line(&mut first).unwrap();
+            assert!(first.starts_with("info depth 1"), "{first}");
+        } else {
+            drop(stdout);
+        }
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {:?} {err}", out.status);
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
+}

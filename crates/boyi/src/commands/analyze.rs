@@ -88,14 +88,14 @@ fn run<G: GamePlayers>(args: &AnalyzeArgs) -> Result<()> {
             &limits,
             &StopFlag::new(),
             &mut |i: Info| {
-                println!("{}", info_line(&i));
+                outln!("{}", info_line(&i));
                 if i.score.is_some() {
                     score = i.score;
                 }
             },
         )
         .map_err(|e| anyhow!("{}: {e}", player.name()))?;
-    println!(
+    outln!(
         "score {} bestmove {}",
         score.unwrap_or(Score::Units(0)),
         pos.format_move(&mv)

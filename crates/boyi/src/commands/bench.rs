@@ -48,7 +48,7 @@ fn run<G: GamePlayers>(args: &BenchArgs) -> Result<()> {
                 &mut |i| nodes = i.nodes.unwrap_or(nodes),
             )
             .map_err(|e| anyhow!("bench position {}: {e}", n + 1))?;
-        println!(
+        outln!(
             "position {} depth {depth} nodes {nodes} time {:.3} bestmove {}",
             n + 1,
             t.elapsed().as_secs_f64(),
@@ -62,6 +62,6 @@ fn run<G: GamePlayers>(args: &BenchArgs) -> Result<()> {
     } else {
         0
     };
-    println!("nodes {total} time {secs:.3} nps {nps}");
+    outln!("nodes {total} time {secs:.3} nps {nps}");
     Ok(())
 }

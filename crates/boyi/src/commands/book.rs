@@ -100,7 +100,7 @@ fn build(a: &BuildArgs) -> Result<()> {
         }
     };
     std::fs::write(&a.output, text).with_context(|| a.output.display().to_string())?;
-    println!(
+    outln!(
         "book {}: {} games, {entries} {}",
         a.output.display(),
         records.len(),

@@ -60,12 +60,12 @@ fn play<G: GamePlayers>(args: &PlayArgs) -> Result<()> {
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut out = std::io::stdout();
-    println!("Type a move, or: undo, moves, help, quit.");
+    outln!("Type a move, or: undo, moves, help, quit.");
     loop {
-        println!("\n{}", game.current().render(&opts));
+        outln!("\n{}", game.current().render(&opts));
         if let Some(o) = game.current().outcome() {
-            println!("Game over: {o}");
-            println!("Moves: {}", game.move_texts().join(","));
+            outln!("Game over: {o}");
+            outln!("Moves: {}", game.move_texts().join(","));
             return Ok(());
         }
         let side = game.current().side_to_move();
@@ -76,11 +76,11 @@ fn play<G: GamePlayers>(args: &PlayArgs) -> Result<()> {
             };
             let mut show = |i: Info| {
                 if let (Some(d), Some(s)) = (i.depth, i.score) {
-                    println!("  depth {d} score {s} pv {}", i.pv.join(" "));
+                    outln!("  depth {d} score {s} pv {}", i.pv.join(" "));
                 }
             };
             let mv = engine.choose(&game, &limits, &StopFlag::new(), &mut show)?;
-            println!(
+            outln!(
                 "{} plays {}",
                 engine.name(),
                 game.current().format_move(&mv)
@@ -88,7 +88,7 @@ fn play<G: GamePlayers>(args: &PlayArgs) -> Result<()> {
             game.push(mv);
             continue;
         }
-        print!("{} to move> ", G::side_name(side));
+        out!("{} to move> ", G::side_name(side));
         out.flush()?;
         let Some(line) = lines.next() else {
             return Ok(());
@@ -97,7 +97,7 @@ fn play<G: GamePlayers>(args: &PlayArgs) -> Result<()> {
         match line.trim() {
             "" => {}
             "quit" | "exit" => return Ok(()),
-            "help" => println!(
+            "help" => outln!(
                 "Moves are written as `boyi moves {}` lists them. undo takes back your last move (and the computer's reply).",
                 G::NAME
             ),
@@ -109,11 +109,11 @@ fn play<G: GamePlayers>(args: &PlayArgs) -> Result<()> {
                     .map(|m| pos.format_move(m))
                     .collect();
                 list.sort();
-                println!("{}", list.join(" "));
+                outln!("{}", list.join(" "));
             }
             "undo" => {
                 if game.pop().is_none() {
-                    println!("nothing to take back");
+                    outln!("nothing to take back");
                 }
                 while computer.is_some() && computer == Some(game.current().side_to_move()) {
                     if game.pop().is_none() {
@@ -123,7 +123,7 @@ fn play<G: GamePlayers>(args: &PlayArgs) -> Result<()> {
             }
             text => match game.push_text(text) {
                 Ok(_) => {}
-                Err(e) => println!("not played: {e}"),
+                Err(e) => outln!("not played: {e}"),
             },
         }
     }

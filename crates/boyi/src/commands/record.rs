@@ -189,7 +189,7 @@ fn show(a: &ShowArgs) -> Result<()> {
         .get(a.game.wrapping_sub(1))
         .with_context(|| format!("the file holds {} games, not game {}", games.len(), a.game))?;
     if a.fen {
-        println!("{}", c.final_text);
+        outln!("{}", c.final_text);
         return Ok(());
     }
     with_game!(c.record.game, G => show_game::<G>(c, a))?
@@ -253,7 +253,7 @@ fn import(a: &ImportArgs) -> Result<()> {
         store.insert_many(&checked, "import")?;
         games += checked.len();
     }
-    println!(
+    outln!(
         "imported {games} games from {} files into {} in {:.3}s",
         a.files.len(),
         a.db.display(),

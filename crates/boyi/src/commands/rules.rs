@@ -108,7 +108,7 @@ pub fn perft(args: &PerftArgs) -> Result<()> {
 pub fn show(args: &ShowArgs) -> Result<()> {
     with_game!(args.position.game, G => {
         let pos: G = load(&args.position)?;
-        print!("{}", pos.render(&RenderOptions { chinese: args.chinese }));
+        out!("{}", pos.render(&RenderOptions { chinese: args.chinese }));
         Ok::<(), anyhow::Error>(())
     })?
 }

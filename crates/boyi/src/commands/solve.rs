@@ -34,17 +34,17 @@ fn run<G: GamePlayers>(args: &SolveArgs) -> Result<()> {
         .ok_or_else(|| anyhow!("{} has no threat solver", G::NAME))?;
     match found {
         Some(s) => {
-            println!("win {} {}", s.kind, s.line.join(","));
+            outln!("win {} {}", s.kind, s.line.join(","));
             let score = match s.moves {
                 Some(n) => Score::Mate(n as i32),
                 None => Score::Units(WIN_BOUND),
             };
-            println!("score {score} bestmove {}", s.line[0]);
+            outln!("score {score} bestmove {}", s.line[0]);
         }
         None => {
-            println!("none");
+            outln!("none");
             let (score, mv) = search(&pos, Duration::from_millis(args.budget_ms / 4 + 1))?;
-            println!("score {score} bestmove {mv}");
+            outln!("score {score} bestmove {mv}");
         }
     }
     Ok(())

@@ -144,7 +144,7 @@ fn synth(args: &SynthArgs) -> Result<()> {
         .iter()
         .map(|c| format!("{:.1},{:.1}", c.0, c.1))
         .collect();
-    println!(
+    outln!(
         "{} {}x{} lines, corners {}",
         args.out.display(),
         s.size,
@@ -221,7 +221,7 @@ fn read(args: &ReadArgs) -> Result<()> {
     if args.json {
         out = json(&board, out.trim_end());
     }
-    print!("{out}");
+    out!("{out}");
     Ok(())
 }
 
