@@ -104,7 +104,7 @@ impl Default for Config {
             time_use: true,
             iter_start: 80,
             history: false,
-            vct_share: 5,
+            vct_share: 3,
             root_width: 30,
             vct_depth: 7,
             null_r: 0,
