@@ -10,9 +10,6 @@ macro_rules! out {
 
 /// `println!` for command output, as [`out!`].
 macro_rules! outln {
-    () => {
-        $crate::commands::emit(format_args!("\n"))
-    };
     ($($arg:tt)*) => {
         $crate::commands::emit(format_args!("{}\n", format_args!($($arg)*)))
     };

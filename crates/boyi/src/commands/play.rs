@@ -8,7 +8,7 @@ use boyi_core::{Game, RenderOptions, Side};
 use boyi_engines::{BuildContext, GameHistory, GamePlayers, Info, Limits, Player, StopFlag};
 use boyi_games::with_game;
 use clap::Args;
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::time::Duration;
 
 #[derive(Args, Debug)]
@@ -59,7 +59,6 @@ fn play<G: GamePlayers>(args: &PlayArgs) -> Result<()> {
     };
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    let mut out = std::io::stdout();
     outln!("Type a move, or: undo, moves, help, quit.");
     loop {
         outln!("\n{}", game.current().render(&opts));
@@ -88,8 +87,8 @@ fn play<G: GamePlayers>(args: &PlayArgs) -> Result<()> {
             game.push(mv);
             continue;
         }
+        // `out!` flushes, so the prompt shows before the input is read.
         out!("{} to move> ", G::side_name(side));
-        out.flush()?;
         let Some(line) = lines.next() else {
             return Ok(());
         };
