@@ -39,24 +39,39 @@ struct Cell {
     near: u8,
 }
 
-/// A set of board indices.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Bits(Vec<u64>);
+/// The sets of `Sets`: empty points where black (white) has at least a four, at least a
+/// three, and the candidate zone.
+const FOURS: usize = 0;
+const THREES: usize = 2;
+const ZONE: usize = 4;
 
-impl Bits {
-    fn new(len: usize) -> Bits {
-        Bits(vec![0; len.div_ceil(64)])
+/// Five sets of board indices (`FOURS`, `THREES` and `ZONE`) in one buffer, so a stone saves
+/// and restores them with one copy.
+#[derive(Clone, PartialEq, Eq)]
+struct Sets {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl Sets {
+    fn new(len: usize) -> Sets {
+        let words = len.div_ceil(64);
+        Sets {
+            words,
+            bits: vec![0; 5 * words],
+        }
     }
 
     #[inline]
-    fn put(&mut self, i: usize, on: bool) {
-        let (w, b) = (i / 64, i % 64);
-        self.0[w] = (self.0[w] & !(1 << b)) | (u64::from(on) << b);
+    fn put(&mut self, set: usize, i: usize, on: bool) {
+        let (w, b) = (set * self.words + i / 64, i % 64);
+        self.bits[w] = (self.bits[w] & !(1 << b)) | (u64::from(on) << b);
     }
 
-    /// The indices in increasing order (the board's point order).
-    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(w, &word)| {
+    /// The indices of one set in increasing order (the board's point order).
+    fn iter(&self, set: usize) -> impl Iterator<Item = usize> + '_ {
+        let words = &self.bits[set * self.words..(set + 1) * self.words];
+        words.iter().enumerate().flat_map(|(w, &word)| {
             let mut rest = word;
             std::iter::from_fn(move || {
                 (rest != 0).then(|| {
@@ -81,11 +96,9 @@ pub struct EngineBoard {
     sums: [i32; 2],
     /// Empty points per side and threat class.
     threat_counts: [[u16; 7]; 2],
-    /// Empty points where each side has a threat of at least a four, of at least a three.
-    fours: [Bits; 2],
-    threes: [Bits; 2],
-    /// Empty points with a stone within two points.
-    zone: Bits,
+    /// Empty points where each side has a threat of at least a four, of at least a three,
+    /// and empty points with a stone within two points.
+    sets: Sets,
     side: Side,
     hash: u64,
     history: Vec<usize>,
@@ -94,11 +107,15 @@ pub struct EngineBoard {
     grid: Board,
     /// Every on-board index, for scans.
     pub points: Vec<usize>,
-    /// Offsets of the points a stone changes (`update_around`): the 5×5 square around it and
-    /// the line points three and four away.
-    around: Vec<isize>,
+    /// Offsets of the points whose keys a stone changes: its own and the 32 on its lines up
+    /// to four away.
+    lines: Vec<isize>,
+    /// Offsets of the points of the 5×5 square around a stone off its lines, whose `near`
+    /// count alone it changes.
+    knights: Vec<isize>,
     /// Per stone played, the state it changed, so `undo` restores it instead of updating
-    /// again: the cells at `around`, the bit sets' words, the sums and the threat counts.
+    /// again: the cells at `lines`, the bit sets' words, the sums and the threat counts (the
+    /// `knights` counts are taken back by one).
     saved_cells: Vec<Cell>,
     saved_bits: Vec<u64>,
     saved_sums: Vec<([i32; 2], [[u16; 7]; 2])>,
@@ -127,27 +144,32 @@ impl EngineBoard {
             pairs: pair_table(exact(Side::Black), exact(Side::White)),
             sums: [0; 2],
             threat_counts: [[0; 7]; 2],
-            fours: [Bits::new(width * width), Bits::new(width * width)],
-            threes: [Bits::new(width * width), Bits::new(width * width)],
-            zone: Bits::new(width * width),
+            sets: Sets::new(width * width),
             side: Side::Black,
             hash: 0,
             history: Vec::with_capacity(size * size),
             winner: None,
             grid: Board::new(size),
             points: Vec::with_capacity(size * size),
-            around: Vec::new(),
+            lines: Vec::new(),
+            knights: Vec::new(),
             saved_cells: Vec::new(),
             saved_bits: Vec::new(),
             saved_sums: Vec::with_capacity(size * size),
         };
         let w = width as isize;
-        let square = (-2..=2).flat_map(|dr| (-2..=2).map(move |dc| dr * w + dc));
-        let far = b.steps.iter().flat_map(|&s| [-4 * s, -3 * s, 3 * s, 4 * s]);
-        b.around = square.chain(far).collect();
-        b.saved_cells.reserve(size * size * b.around.len());
-        let words = 5 * b.zone.0.len();
-        b.saved_bits.reserve(size * size * words);
+        let line = |s: isize| [-4, -3, -2, -1, 1, 2, 3, 4].map(|k| k * s);
+        b.lines = std::iter::once(0)
+            .chain(b.steps.iter().flat_map(|&s| line(s)))
+            .collect();
+        let square = (-2..=2isize).flat_map(|dr| (-2..=2isize).map(move |dc| (dr, dc)));
+        let off_lines = |&(dr, dc): &(isize, isize)| dr != 0 && dc != 0 && dr.abs() != dc.abs();
+        b.knights = square
+            .filter(off_lines)
+            .map(|(dr, dc)| dr * w + dc)
+            .collect();
+        b.saved_cells.reserve(size * size * b.lines.len());
+        b.saved_bits.reserve(size * size * b.sets.bits.len());
         for row in 0..size {
             for col in 0..size {
                 let i = b.index(Point::new(col as u8, row as u8));
@@ -217,25 +239,27 @@ impl EngineBoard {
         let c = &self.cells[i];
         let empty = c.stone == grid::EMPTY;
         for s in 0..2 {
-            self.fours[s].put(i, empty && c.threat[s] >= Threat::Four);
-            self.threes[s].put(i, empty && c.threat[s] >= Threat::Three);
+            self.sets
+                .put(FOURS + s, i, empty && c.threat[s] >= Threat::Four);
+            self.sets
+                .put(THREES + s, i, empty && c.threat[s] >= Threat::Three);
         }
-        self.zone.put(i, empty && c.near > 0);
+        self.sets.put(ZONE, i, empty && c.near > 0);
     }
 
     /// Empty points where `s` has at least a four, in point order.
     pub fn fours(&self, s: Side) -> impl Iterator<Item = usize> + '_ {
-        self.fours[s.index()].iter()
+        self.sets.iter(FOURS + s.index())
     }
 
     /// Empty points where `s` has at least a three, in point order.
     pub fn threes(&self, s: Side) -> impl Iterator<Item = usize> + '_ {
-        self.threes[s.index()].iter()
+        self.sets.iter(THREES + s.index())
     }
 
     /// Empty points with a stone within two points, in point order.
     pub fn zone(&self) -> impl Iterator<Item = usize> + '_ {
-        self.zone.iter()
+        self.sets.iter(ZONE)
     }
 
     /// Reads the patterns of point `i` from its keys, with their threat codes.
@@ -410,33 +434,26 @@ impl EngineBoard {
 
     /// Saves what a stone on `i` will change (see `saved_cells`).
     fn save(&mut self, i: usize) {
-        for &o in &self.around {
-            self.saved_cells.push(self.cells[(i as isize + o) as usize]);
-        }
-        let [f0, f1] = &self.fours;
-        let [t0, t1] = &self.threes;
-        for set in [f0, f1, t0, t1, &self.zone] {
-            self.saved_bits.extend_from_slice(&set.0);
-        }
+        let cells = &self.cells;
+        let at = |o: &isize| cells[(i as isize + o) as usize];
+        self.saved_cells.extend(self.lines.iter().map(at));
+        self.saved_bits.extend_from_slice(&self.sets.bits);
         self.saved_sums.push((self.sums, self.threat_counts));
     }
 
     /// Puts back what the stone on `i` changed, in the reverse order of `save`.
     fn restore(&mut self, i: usize) {
-        let n = self.zone.0.len();
-        let bits = self.saved_bits.len() - 5 * n;
-        let saved = &self.saved_bits[bits..];
-        let [f0, f1] = &mut self.fours;
-        let [t0, t1] = &mut self.threes;
-        for (k, set) in [f0, f1, t0, t1, &mut self.zone].into_iter().enumerate() {
-            set.0.copy_from_slice(&saved[k * n..(k + 1) * n]);
-        }
+        let bits = self.saved_bits.len() - self.sets.bits.len();
+        self.sets.bits.copy_from_slice(&self.saved_bits[bits..]);
         self.saved_bits.truncate(bits);
-        let cells = self.saved_cells.len() - self.around.len();
-        for (k, &o) in self.around.iter().enumerate() {
-            self.cells[(i as isize + o) as usize] = self.saved_cells[cells + k];
+        let cells = self.saved_cells.len() - self.lines.len();
+        for (&o, &c) in self.lines.iter().zip(&self.saved_cells[cells..]) {
+            self.cells[(i as isize + o) as usize] = c;
         }
         self.saved_cells.truncate(cells);
+        for &o in &self.knights {
+            self.cells[(i as isize + o) as usize].near -= 1;
+        }
         (self.sums, self.threat_counts) = self.saved_sums.pop().expect("a saved stone");
     }
 
@@ -450,7 +467,7 @@ impl EngineBoard {
                 let c = &mut self.cells[j];
                 c.near += 1;
                 if c.near == 1 && c.stone == grid::EMPTY {
-                    self.zone.put(j, true);
+                    self.sets.put(ZONE, j, true);
                 }
             }
         }
@@ -495,8 +512,8 @@ impl EngineBoard {
                 c.threat[s] = now;
                 self.threat_counts[s][was as usize] -= 1;
                 self.threat_counts[s][now as usize] += 1;
-                self.fours[s].put(j, now >= Threat::Four);
-                self.threes[s].put(j, now >= Threat::Three);
+                self.sets.put(FOURS + s, j, now >= Threat::Four);
+                self.sets.put(THREES + s, j, now >= Threat::Three);
             }
         }
     }
@@ -558,9 +575,7 @@ impl EngineBoard {
         fresh.rebuild();
         fresh.sums == self.sums
             && fresh.threat_counts == self.threat_counts
-            && fresh.fours == self.fours
-            && fresh.threes == self.threes
-            && fresh.zone == self.zone
+            && fresh.sets == self.sets
             && self.points.iter().all(|&i| {
                 let (a, b) = (&fresh.cells[i], &self.cells[i]);
                 a.keys == b.keys

@@ -599,7 +599,6 @@ impl Engine {
                 mv.1 = mv.1.saturating_add(50_000);
             }
         }
-        moves.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
         let all = keep_legal(
             b,
             &mut moves,
@@ -854,17 +853,28 @@ impl Engine {
             let score = b.value(i, me) * 5 / 4 + b.value(i, !me) + b.near(i) as i32;
             out.push((i, score));
         }
-        out.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
     }
 }
 
-/// Keeps the first `limit` of `moves` that the side to move may play (black's forbidden
-/// points are dropped in renju); whether every move was looked at. Only the moves that will
-/// be searched are judged: the forbidden-point test is the dearest part of a renju node.
+/// Orders `moves` best first (by score, then by point) and keeps the first `limit` that the
+/// side to move may play (black's forbidden points are dropped in renju); whether every move
+/// was looked at. Only the moves that will be searched are sorted and judged: the rest are
+/// only partitioned off, and the forbidden-point test is the dearest part of a renju node.
 fn keep_legal(b: &mut EngineBoard, moves: &mut Vec<(usize, i32)>, limit: usize) -> bool {
     let me = b.side();
-    let (mut kept, mut seen) = (0, 0);
+    let order = |&(i, s): &(usize, i32)| (std::cmp::Reverse(s), i);
+    let (mut kept, mut seen, mut sorted) = (0, 0, 0);
     while seen < moves.len() && kept < limit {
+        if seen == sorted {
+            // The best `want` of the moves not yet sorted, in order.
+            let rest = &mut moves[sorted..];
+            let want = (limit - kept).min(rest.len());
+            if want < rest.len() {
+                rest.select_nth_unstable_by_key(want - 1, order);
+            }
+            rest[..want].sort_unstable_by_key(order);
+            sorted += want;
+        }
         if b.is_legal_for(moves[seen].0, me) {
             moves[kept] = moves[seen];
             kept += 1;
@@ -1043,6 +1053,45 @@ mod tests {
         let mut p = Gomoku::start(&variant, Some(15)).unwrap();
         p.play_list(moves).unwrap();
         EngineBoard::from_game(&p)
+    }
+
+    #[test]
+    fn keep_legal_keeps_the_best_legal_moves_in_full_sort_order() {
+        // Black to move in renju, with e8 and i8 (two fours) among its forbidden points.
+        let moves = "f8,a1,g8,a3,h8,a5,e9,o1,e10,o3,e11,e12,i9,i12,i10,o5,i11,a7";
+        let mut b = board(Variant::Renju, moves);
+        let zone: Vec<usize> = b.zone().collect();
+        for p in ["e8", "i8"] {
+            let i = b.index(Point::parse(p, 15).unwrap());
+            assert!(zone.contains(&i) && !b.is_legal_for(i, Side::Black), "{p}");
+        }
+        let mut rng = boyi_core::rng::SplitMix64::new(3);
+        for round in 0..200 {
+            // Few distinct scores, so ties are common; the forbidden points often rank high.
+            let scored: Vec<(usize, i32)> = zone
+                .iter()
+                .map(|&i| (i, rng.below(4 + round % 8) as i32))
+                .collect();
+            let mut sorted = scored.clone();
+            sorted.sort_by_key(|&(i, s)| (std::cmp::Reverse(s), i));
+            for limit in [1, 2, 3, 8, 18, zone.len() - 1, zone.len(), usize::MAX] {
+                let mut expected = Vec::new();
+                let mut seen = 0;
+                for &mv in &sorted {
+                    if expected.len() == limit {
+                        break;
+                    }
+                    seen += 1;
+                    if b.is_legal_for(mv.0, Side::Black) {
+                        expected.push(mv);
+                    }
+                }
+                let mut got = scored.clone();
+                let all = keep_legal(&mut b, &mut got, limit);
+                assert_eq!(got, expected, "limit {limit}");
+                assert_eq!(all, seen == sorted.len(), "limit {limit}");
+            }
+        }
     }
 
     #[test]
