@@ -310,6 +310,11 @@ impl EngineBoard {
         self.hash ^ grid::side_key(self.side)
     }
 
+    /// The hash after the side to move plays on `i` (`hash` once `play(i)` is done).
+    pub fn hash_after(&self, i: usize) -> u64 {
+        self.hash ^ grid::stone_key(self.point(i), self.side) ^ grid::side_key(!self.side)
+    }
+
     pub fn winner(&self) -> Option<Side> {
         self.winner
     }
