@@ -442,10 +442,12 @@ fn the_threat_check_affords_a_short_vct() {
         "found within the old budget"
     );
     assert!(threat_win_after(&p, pt("d6"), AVOID_VCT_NODES));
+    // The search chose d6 with the opponent's potential weighed fully (`defence` 100).
     let pick = |avoid_vct_nodes: u64| {
         let config = Config {
             tt_entries: 1 << 16,
             avoid_vct_nodes,
+            defence: 100,
             ..Config::default()
         };
         strong_move_with(&p, 4, config)
