@@ -525,11 +525,17 @@ impl Engine {
         (best, searched)
     }
 
+    /// The transposition-table slot of `key`.
+    #[inline]
+    fn tt_slot(&self, key: u64) -> usize {
+        (key as usize) & (self.tt.len() - 1)
+    }
+
     /// Starts loading the transposition-table entry of `key` while the move is played: the
     /// table is far larger than the caches, and its entry would otherwise be waited for.
     #[inline]
     fn prefetch(&self, key: u64) {
-        let slot = (key as usize) & (self.tt.len() - 1);
+        let slot = self.tt_slot(key);
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch is a hint that reads nothing into the program and cannot fault,
         // whatever the address; this one is an element of the table besides. SSE, which the
@@ -579,7 +585,7 @@ impl Engine {
             return v;
         }
         let key = b.hash();
-        let slot = (key as usize) & (self.tt.len() - 1);
+        let slot = self.tt_slot(key);
         let e = self.tt[slot];
         let mut tt_move = usize::MAX;
         if e.flag != 0 && e.key == key {
@@ -847,10 +853,11 @@ impl Engine {
             + tempo
     }
 
-    /// Candidate moves with ordering scores, best first: the answer to a five; against a
-    /// threat of a straight four, the blocking points and own fours; else the neighbourhood.
-    /// Only the answer to a five is checked against renju's forbidden points here; the rest
-    /// are checked by `keep_legal` as far as they are searched.
+    /// Candidate moves with ordering scores, unordered (`keep_legal` orders them): the
+    /// answer to a five; against a threat of a straight four, the blocking points and own
+    /// fours; else the neighbourhood. Only the answer to a five is checked against renju's
+    /// forbidden points here; the rest are checked by `keep_legal` as far as they are
+    /// searched.
     fn generate(&mut self, b: &mut EngineBoard, out: &mut Vec<(usize, i32)>, _ply: usize) {
         out.clear();
         let me = b.side();
