@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Where the games a player lost were decided, judged by a reference Gomocup engine.
+
+For every game record in RECORD_DIR that PLAYER lost (a substring of its `black`/`white`
+line, e.g. `boyi:strong`), each position where PLAYER was to move after the record's
+`opening` stones is given to the reference engine (a fresh process per position, `INFO timeout_turn MS`). The engine's last
+`Eval` of its `MESSAGE` lines (Rapfi prints them; `Eval M9` / `Eval -M9` is a proven win or
+loss in 9 plies) tells whether PLAYER was already lost there. A position answered with no
+`Eval` line at all is counted as won for the side to move (Rapfi answers a found win at once).
+
+Prints one line per lost game: the first ply where PLAYER stood lost, PLAYER's move before it
+and the reference engine's choice there; then how many games were first lost in each range of
+plies. 15x15 freestyle records only (the engine is told nothing about the rule).
+
+Usage: gomoku-lost-turns.py ENGINE PLAYER RECORD_DIR [--ms 300] [--jobs 2]
+"""
+import argparse
+import collections
+import glob
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+SIZE = 15
+
+
+def gomocup(move):
+    """Boyi's `h8` as Gomocup's `x,y` from the top-left corner."""
+    return ord(move[0]) - ord("a"), SIZE - int(move[1:])
+
+
+def boyi(x, y):
+    return f"{chr(ord('a') + x)}{SIZE - y}"
+
+
+def judge(engine, moves, ms):
+    """The engine's verdict for the side to move: (eval text or None, its move)."""
+    side = len(moves) % 2
+    lines = ["START 15", "INFO timeout_match 0", f"INFO timeout_turn {ms}", "BOARD"]
+    for j, m in enumerate(moves):
+        x, y = gomocup(m)
+        lines.append(f"{x},{y},{1 if j % 2 == side else 2}")
+    lines.append("DONE")
+    # END only after the answer: Rapfi stops thinking at any command read while it searches.
+    proc = subprocess.Popen(
+        [engine],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=os.path.dirname(os.path.abspath(engine)),
+    )
+    proc.stdin.write("\n".join(lines) + "\n")
+    proc.stdin.flush()
+    value, reply = None, None
+    for line in proc.stdout:
+        if m := re.search(r"Eval (-?M?\d+)", line):
+            value = m[1]
+        if m := re.fullmatch(r"(\d+),(\d+)", line.strip()):
+            reply = boyi(int(m[1]), int(m[2]))
+            break
+    proc.communicate("END\n", timeout=10)
+    return value, reply
+
+
+def lost(value):
+    return value is not None and value.startswith("-M")
+
+
+def record(path):
+    """(black, white, result, moves, opening plies) of a freestyle 15x15 record, else None."""
+    text = open(path).read()
+    fields = dict(re.findall(r"^(\w+) (.*)$", text, re.M))
+    needed = ("game", "black", "white", "result", "moves")
+    if any(k not in fields for k in needed) or fields["game"] != "gomoku":
+        print(f"{path}: not a Gomoku record, skipped", file=sys.stderr)
+        return None
+    board = fields.get("start", "15/")
+    if fields.get("variant", "freestyle") != "freestyle" or not board.startswith("15/"):
+        print(f"{path}: not freestyle on 15x15, skipped", file=sys.stderr)
+        return None
+    opening = int(fields.get("opening", "0"))
+    return fields["black"], fields["white"], fields["result"], fields["moves"].split(","), opening
+
+
+def first_lost(engine, player, game, ms):
+    """The first ply where `player` stood proven lost (None: never), and its turn before."""
+    black, _, _, moves, opening = game
+    colour = 0 if player in black else 1
+    previous = None
+    for ply in range(colour, len(moves), 2):
+        if ply < opening:
+            continue
+        value, reply = judge(engine, moves[:ply], ms)
+        if lost(value):
+            return ply, previous
+        previous = (ply, moves[ply], reply, value)
+    return None, previous
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("engine")
+    ap.add_argument("player")
+    ap.add_argument("records")
+    ap.add_argument("--ms", type=int, default=300)
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    games = []
+    for path in sorted(glob.glob(os.path.join(args.records, "*.txt"))):
+        game = record(path)
+        if game is None:
+            continue
+        black, white, result = game[:3]
+        loser = {"black": white, "white": black}.get(result)
+        if loser is not None and args.player in loser:
+            games.append((path, game))
+    ranges = collections.Counter()
+    with ThreadPoolExecutor(args.jobs) as pool:
+        found = pool.map(lambda g: first_lost(args.engine, args.player, g[1], args.ms), games)
+        for (path, _), (ply, before) in zip(games, found):
+            ranges["never" if ply is None else f"{ply // 4 * 4}-{ply // 4 * 4 + 3}"] += 1
+            verdict = "never proven lost" if ply is None else f"first lost at ply {ply}"
+            if before:
+                at, played, preferred, value = before
+                note = f"before it ply {at}: played {played}, engine {preferred} (eval {value})"
+            else:
+                note = "no turn of its own judged" if ply is None else "lost at its first turn"
+            print(f"{os.path.basename(path)}: {verdict}; {note}", flush=True)
+    print(f"{len(games)} games lost by {args.player}; first lost at plies:")
+    key = lambda k: (k == "never", int(k.split("-")[0]) if k != "never" else 0)
+    for k in sorted(ranges, key=key):
+        print(f"  {k}: {ranges[k]}")
+
+
+if __name__ == "__main__":
+    main()
