@@ -18,6 +18,7 @@
 //! evaluation, and the `boyi:strong` options that play the tuned set.
 
 use boyi_core::{Game, NoVariant, Side};
+use boyi_engines::tune::{self, Adam, load_dir, logistic_loss, sigmoid};
 use boyi_engines::xiangqi::eval::{DEFAULT_WEIGHTS, Weights, evaluate, w};
 use boyi_engines::xiangqi::movepick::Picker;
 use boyi_games::xiangqi::{Board, Xiangqi};
@@ -46,7 +47,9 @@ fn main() {
     let mut samples = Vec::new();
     let mut games = 0;
     for d in &opts.dirs {
-        load_dir(Path::new(d), &mut samples, &mut games);
+        load_dir(Path::new(d), &mut games, |text, held_out| {
+            load_record(text, &mut samples, held_out)
+        });
     }
     let held = samples.iter().filter(|s| s.held_out).count();
     eprintln!(
@@ -127,28 +130,12 @@ fn dot(f: &[f64; N], w: &[f64; N]) -> f64 {
     f.iter().zip(w).map(|(a, b)| a * b).sum()
 }
 
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-/// Cross-entropy of a predicted red score `p` against the result `y`.
-fn logistic_loss(p: f64, y: f64) -> f64 {
-    let p = p.clamp(1e-9, 1.0 - 1e-9);
-    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
-}
-
 /// Mean loss of the training and the held-out positions under the linear model.
 fn losses(samples: &[Sample], weights: &[f64; N], k: f64) -> (f64, f64) {
-    let mut sum = [0.0; 2];
-    let mut count = [0usize; 2];
-    for s in samples {
-        let i = s.held_out as usize;
-        sum[i] += logistic_loss(sigmoid(k * dot(&s.features, weights)), s.result);
-        count[i] += 1;
-    }
-    (
-        sum[0] / count[0].max(1) as f64,
-        sum[1] / count[1].max(1) as f64,
+    tune::mean_losses(
+        samples,
+        |s| s.held_out,
+        |s| logistic_loss(sigmoid(k * dot(&s.features, weights)), s.result),
     )
 }
 
@@ -163,15 +150,7 @@ fn exact_loss(samples: &[Sample], weights: &Weights, k: f64) -> f64 {
 }
 
 fn fit_k(samples: &[Sample], weights: &[f64; N]) -> f64 {
-    let mut best = (f64::MAX, 0.0);
-    for step in 1..=200 {
-        let k = step as f64 * 0.0001;
-        let (train, _) = losses(samples, weights, k);
-        if train < best.0 {
-            best = (train, k);
-        }
-    }
-    best.1
+    tune::fit_k(0.0001, |k| losses(samples, weights, k).0)
 }
 
 /// Adam on the regularised training loss; weights stay between half and twice (+10) their
@@ -180,8 +159,7 @@ fn descend(samples: &[Sample], opts: &Options, mut k: f64) -> ([f64; N], f64) {
     let w0 = to_f64(&DEFAULT_WEIGHTS);
     let scale: [f64; N] = std::array::from_fn(|i| w0[i].abs().max(20.0));
     let mut wt = w0;
-    let (mut m, mut v) = ([0.0; N], [0.0; N]);
-    let (b1, b2, rate) = (0.9, 0.999, 0.5);
+    let mut adam = Adam::new(N, 0.5);
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
     for t in 1..=opts.steps {
         let mut grad = [0.0; N];
@@ -191,17 +169,14 @@ fn descend(samples: &[Sample], opts: &Options, mut k: f64) -> ([f64; N], f64) {
                 *g += err * k * f;
             }
         }
+        adam.next();
         for i in 0..N {
             if !opts.tuned[i] {
                 continue;
             }
             let g = grad[i] / train.len() as f64
                 + 2.0 * opts.lambda * (wt[i] - w0[i]) / (scale[i] * scale[i]);
-            m[i] = b1 * m[i] + (1.0 - b1) * g;
-            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
-            let mh = m[i] / (1.0 - f64::powi(b1, t as i32));
-            let vh = v[i] / (1.0 - f64::powi(b2, t as i32));
-            wt[i] -= rate * mh / (vh.sqrt() + 1e-12);
+            wt[i] += adam.delta(i, g);
             wt[i] = wt[i].clamp(w0[i] / 2.0, w0[i] * 2.0 + 10.0);
         }
         if t % 500 == 0 {
@@ -234,22 +209,6 @@ fn features(board: &Board) -> [f64; N] {
         one.0[i] = UNIT;
         red_eval(board, &one) as f64 / UNIT as f64
     })
-}
-
-fn load_dir(dir: &Path, out: &mut Vec<Sample>, games: &mut usize) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        eprintln!("cannot read {}", dir.display());
-        return;
-    };
-    let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    paths.sort();
-    for path in paths {
-        if let Ok(text) = std::fs::read_to_string(&path)
-            && load_record(&text, out, games.is_multiple_of(5))
-        {
-            *games += 1;
-        }
-    }
 }
 
 fn load_record(text: &str, out: &mut Vec<Sample>, held_out: bool) -> bool {

@@ -23,6 +23,7 @@ pub mod registry;
 pub mod testing;
 pub mod thread;
 pub mod tictactoe;
+pub mod tune;
 pub mod xiangqi;
 
 pub use book::{BookChoice, BookPlayer, OpeningBook};

@@ -10,6 +10,7 @@
 //! the empty points with a four (or a three) per side and of the candidate zone let the
 //! searches visit those points alone instead of scanning the board.
 
+use super::learned::{KEY_STEP, fit_key, fit_table};
 use super::pattern::{
     CODE_OF, PATTERN_VALUE, Pattern, THREAT_OF_CODE, THREAT_VALUE, Threat, pair_table, shift,
     threat_code, unpack,
@@ -35,6 +36,8 @@ struct Cell {
     code: [u16; 2],
     threat: [Threat; 2],
     value: [i32; 2],
+    /// Key of the patterns per side into the fitted values (`learned::fit_key`).
+    fit_key: [u16; 2],
     /// Stones within the 5×5 square around the point.
     near: u8,
 }
@@ -84,6 +87,10 @@ impl Sets {
     }
 }
 
+/// The running sums and counts a stone changes: the point values', the fitted values' and
+/// the threat counts.
+type Sums = ([i32; 2], [[i32; 2]; 2], [[u16; 7]; 2]);
+
 #[derive(Clone)]
 pub struct EngineBoard {
     size: usize,
@@ -92,8 +99,13 @@ pub struct EngineBoard {
     cells: Vec<Cell>,
     rule: Variant,
     pairs: &'static [u8],
+    /// The fitted values by pattern key (`learned::fit_table`).
+    fit: &'static [[i16; 2]],
     /// Σ of point values over empty points, per side.
     sums: [i32; 2],
+    /// Σ of the fitted values over empty points, per side: `[as the side to move's, as the
+    /// opponent's]`.
+    fit_sums: [[i32; 2]; 2],
     /// Empty points per side and threat class.
     threat_counts: [[u16; 7]; 2],
     /// Empty points where each side has a threat of at least a four, of at least a three,
@@ -118,7 +130,7 @@ pub struct EngineBoard {
     /// `knights` counts are taken back by one).
     saved_cells: Vec<Cell>,
     saved_bits: Vec<u64>,
-    saved_sums: Vec<([i32; 2], [[u16; 7]; 2])>,
+    saved_sums: Vec<Sums>,
 }
 
 impl EngineBoard {
@@ -142,7 +154,9 @@ impl EngineBoard {
             ],
             rule,
             pairs: pair_table(exact(Side::Black), exact(Side::White)),
+            fit: fit_table(),
             sums: [0; 2],
+            fit_sums: [[0; 2]; 2],
             threat_counts: [[0; 7]; 2],
             sets: Sets::new(width * width),
             side: Side::Black,
@@ -202,6 +216,7 @@ impl EngineBoard {
     /// Recomputes every key, pattern, value and sum from the stones alone.
     fn rebuild(&mut self) {
         self.sums = [0; 2];
+        self.fit_sums = [[0; 2]; 2];
         self.threat_counts = [[0; 7]; 2];
         for n in 0..self.points.len() {
             let i = self.points[n];
@@ -227,6 +242,9 @@ impl EngineBoard {
             for s in 0..2 {
                 if c.stone == grid::EMPTY {
                     self.sums[s] += c.value[s];
+                    let fit = self.fit[c.fit_key[s] as usize];
+                    self.fit_sums[s][0] += i32::from(fit[0]);
+                    self.fit_sums[s][1] += i32::from(fit[1]);
                     self.threat_counts[s][c.threat[s] as usize] += 1;
                 }
             }
@@ -283,6 +301,7 @@ impl EngineBoard {
             let lines: i32 = c.pats[s].iter().map(|&p| PATTERN_VALUE[p as usize]).sum();
             c.threat[s] = t;
             c.value[s] = lines + THREAT_VALUE[t as usize];
+            c.fit_key[s] = fit_key(c.pats[s]);
         }
     }
 
@@ -381,6 +400,12 @@ impl EngineBoard {
         self.sums
     }
 
+    /// Σ of the fitted values over the empty points of `s`: `[as the side to move's, as the
+    /// opponent's]` (`learned`).
+    pub fn fit_sums(&self, s: Side) -> [i32; 2] {
+        self.fit_sums[s.index()]
+    }
+
     pub fn last(&self) -> Option<usize> {
         self.history.last().copied().filter(|&i| i != PASS)
     }
@@ -405,6 +430,9 @@ impl EngineBoard {
         let wins = self.cells[i].threat[s.index()] == Threat::Five && self.is_real_five(i, s);
         for t in 0..2 {
             self.sums[t] -= self.cells[i].value[t];
+            let fit = self.fit[self.cells[i].fit_key[t] as usize];
+            self.fit_sums[t][0] -= i32::from(fit[0]);
+            self.fit_sums[t][1] -= i32::from(fit[1]);
             self.threat_counts[t][self.cells[i].threat[t] as usize] -= 1;
         }
         let stone = grid::stone(s);
@@ -443,7 +471,8 @@ impl EngineBoard {
         let at = |o: &isize| cells[(i as isize + o) as usize];
         self.saved_cells.extend(self.lines.iter().map(at));
         self.saved_bits.extend_from_slice(&self.sets.bits);
-        self.saved_sums.push((self.sums, self.threat_counts));
+        self.saved_sums
+            .push((self.sums, self.fit_sums, self.threat_counts));
     }
 
     /// Puts back what the stone on `i` changed, in the reverse order of `save`.
@@ -459,7 +488,8 @@ impl EngineBoard {
         for &o in &self.knights {
             self.cells[(i as isize + o) as usize].near -= 1;
         }
-        (self.sums, self.threat_counts) = self.saved_sums.pop().expect("a saved stone");
+        (self.sums, self.fit_sums, self.threat_counts) =
+            self.saved_sums.pop().expect("a saved stone");
     }
 
     /// Writes the stone `code` into the windows of the 32 points around `i`.
@@ -513,6 +543,12 @@ impl EngineBoard {
                 - THREAT_VALUE[was as usize];
             c.value[s] += dv;
             self.sums[s] += dv;
+            let key = c.fit_key[s] + KEY_STEP[d] * pat as u16 - KEY_STEP[d] * old as u16;
+            let (was_fit, now_fit) = (self.fit[c.fit_key[s] as usize], self.fit[key as usize]);
+            c.fit_key[s] = key;
+            for r in 0..2 {
+                self.fit_sums[s][r] += i32::from(now_fit[r]) - i32::from(was_fit[r]);
+            }
             if now != was {
                 c.threat[s] = now;
                 self.threat_counts[s][was as usize] -= 1;
@@ -579,6 +615,7 @@ impl EngineBoard {
         let mut fresh = self.clone();
         fresh.rebuild();
         fresh.sums == self.sums
+            && fresh.fit_sums == self.fit_sums
             && fresh.threat_counts == self.threat_counts
             && fresh.sets == self.sets
             && self.points.iter().all(|&i| {
@@ -589,6 +626,7 @@ impl EngineBoard {
                         || (a.pats == b.pats
                             && a.code == b.code
                             && a.value == b.value
+                            && a.fit_key == b.fit_key
                             && a.threat == b.threat))
             })
     }

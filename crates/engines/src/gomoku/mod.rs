@@ -2,6 +2,7 @@
 //! baselines (`boyi:seed000`, `boyi:seed001`), and the swap-opening decisions.
 
 pub mod board;
+pub mod learned;
 pub mod pattern;
 pub mod search;
 pub mod seed000;
@@ -24,7 +25,7 @@ impl GamePlayers for Gomoku {
         &[
             (
                 "strong",
-                "pattern tables, VCF/VCT threat search, PVS with a transposition table; options: width, vct (0/1), depth, hash (MB), defence (the opponent's potential in percent of the own, default 70), lmr (moves before reductions), eval (0 point values, 1 with initiative, 2 line values and threats by who moves), tm (0/1: the main search's share of the time), hist (0/1: history move ordering), vcts (the root VCT's time is the budget over this, default 3), iter (percent of the budget after which no iteration starts), rw (root moves searched, 0: all), vctd (threats of the root VCT, default 7), lvcf (fours of the quiet leaves' VCF; default 0 in freestyle, 4 otherwise), avn (thousands of nodes of the threat check's VCT, default 100), null (null-move reduction, 0: off), mc (move-count pruning of quiet moves at depth 1-2, 0: off), lmrd (least depth of a late move reduction, default 3), lmrx (moves before a two-ply reduction, default 18), pcs (the check of the opponent's threats after a pass takes the budget over this, default 4)",
+                "pattern tables, VCF/VCT threat search, PVS with a transposition table; options: width, vct (0/1), depth, hash (MB), defence (the opponent's potential in percent of the own with eval 0-2, default 70), lmr (moves before reductions), eval (0 point values, 1 with initiative, 2 line values and threats by who moves, 3 (default) the same with values fitted to game results), tm (0/1: the main search's share of the time), hist (0/1: history move ordering), vcts (the root VCT's time is the budget over this, default 3), iter (percent of the budget after which no iteration starts), rw (root moves searched, 0: all), vctd (threats of the root VCT, default 7), lvcf (fours of the quiet leaves' VCF; default 0 in freestyle, 4 otherwise), avn (thousands of nodes of the threat check's VCT, default 100), null (null-move reduction, 0: off), mc (move-count pruning of quiet moves at depth 1-2, 0: off), lmrd (least depth of a late move reduction, default 3), lmrx (moves before a two-ply reduction, default 18), pcs (the check of the opponent's threats after a pass takes the budget over this, default 4)",
             ),
             (
                 "seed000",
@@ -172,7 +173,7 @@ fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, Text
         config.iter_start = v.clamp(10, 100);
     }
     if let Some(v) = spec.number::<u8>("eval")? {
-        config.eval = v.min(2);
+        config.eval = v.min(3);
     }
     if let Some(mb) = spec.number::<usize>("hash")? {
         config.tt_entries = (mb.clamp(1, 4096) << 20) / 24;

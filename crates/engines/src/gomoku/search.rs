@@ -4,6 +4,7 @@
 //! of the stones, ordered by the incremental point values.
 
 use super::board::EngineBoard;
+use super::learned::{TEMPO, THREAT_WEIGHTS};
 use super::pattern::{PATTERN_VALUE, Pattern, THREAT_VALUE, Threat};
 use super::threat::{ThreatSearch, collect, fives, has_open_three, playable, threat_points};
 use crate::alphabeta::{MATE, to_score};
@@ -50,9 +51,9 @@ pub struct Config {
     pub vct: bool,
     /// Default depth when the limits give neither depth, nodes nor time.
     pub depth: u32,
-    /// Weight of the opponent's potential in the static value, in percent of the side to
-    /// move's (below 100: the side to move's next stone counts for something). 70 beat 100
-    /// by about 240 elo in self-play (docs/gomoku-engine.md).
+    /// Weight of the opponent's potential in the static value of evaluations 0–2, in percent
+    /// of the side to move's (below 100: the side to move's next stone counts for something).
+    /// 70 beat 100 by about 240 elo in self-play (docs/gomoku-engine.md).
     pub defence: i32,
     /// Moves searched at full depth before the late ones are reduced.
     pub lmr_from: usize,
@@ -63,7 +64,9 @@ pub struct Config {
     /// The quiet leaf's evaluation: 0 the point values summed (threat bonuses included) with
     /// fixed bonuses for threes and four-threes; 1 the same with the side to move's
     /// initiative (`initiative`); 2 line values summed and the threats judged by who moves
-    /// (`threat_balance`).
+    /// (`threat_balance`); 3 (the default) the same shape with fitted values: per combination
+    /// of a point's four line patterns, for the side to move and for the opponent, and for
+    /// the threat terms (`learned`).
     pub eval: u8,
     /// Whether the main search uses more of the time (see `out_of_time`).
     pub time_use: bool,
@@ -101,7 +104,7 @@ impl Default for Config {
             lmr_from: 6,
             leaf_vcf: None,
             avoid_vct_nodes: AVOID_VCT_NODES,
-            eval: 2,
+            eval: 3,
             time_use: true,
             iter_start: 80,
             history: false,
@@ -655,14 +658,7 @@ impl Engine {
             let v = if n == 0 {
                 -self.negamax(b, child, ply + 1, -beta, -alpha)
             } else {
-                let reduce = if forced || depth < self.config.lmr_depth || n < self.config.lmr_from
-                {
-                    0
-                } else if n >= self.config.lmr_deep && depth >= 4 {
-                    2
-                } else {
-                    1
-                };
+                let reduce = self.reduction(forced, depth, n);
                 let mut v = -self.negamax(b, child - reduce, ply + 1, -alpha - 1, -alpha);
                 if v > alpha && !self.aborted {
                     v = -self.negamax(b, child, ply + 1, -beta, -alpha);
@@ -710,6 +706,18 @@ impl Engine {
             };
         }
         best
+    }
+
+    /// Plies the `n`th move (counted from 0) of a null-window search at `depth` is reduced by.
+    fn reduction(&self, forced: bool, depth: i32, n: usize) -> i32 {
+        let c = &self.config;
+        if forced || depth < c.lmr_depth || n < c.lmr_from {
+            0
+        } else if n >= c.lmr_deep && depth >= 4 {
+            2
+        } else {
+            1
+        }
     }
 
     /// Move-count pruning: near the leaves of a null-window search, the `n`th move (counted
@@ -831,6 +839,11 @@ impl Engine {
     /// The static evaluation for the side to move.
     fn static_value(&self, b: &mut EngineBoard) -> i32 {
         let me = b.side();
+        if self.config.eval == 3 {
+            // The opponent's points have values of their own: no `defence` factor.
+            let (mine, theirs) = (b.fit_sums(me)[0], b.fit_sums(!me)[1]);
+            return mine - theirs + weigh(&threat_terms(b, me), &THREAT_WEIGHTS) + TEMPO;
+        }
         let sums = b.sums();
         let (mine, theirs) = (sums[me.index()], sums[(!me).index()]);
         if self.config.eval >= 2 {
@@ -959,60 +972,68 @@ fn line_sum(b: &EngineBoard, s: Side) -> i32 {
 }
 
 /// The threats on the board judged for the side to move `me` (no five to make, at most one
-/// to stop, no open three to make a straight four of unanswered: the search settles those).
-/// Moving first, a four-three or a double three wins unless the opponent can interrupt with
-/// fours; the opponent's threats cost a tempo to answer, and two of them one more.
+/// to stop, no open three to make a straight four of unanswered: the search settles those),
+/// valued with the hand-set weights.
 fn threat_balance(b: &mut EngineBoard, me: Side) -> i32 {
+    weigh(&threat_terms(b, me), &HAND_THREAT_WEIGHTS)
+}
+
+/// Σ of the threat terms times their weights.
+fn weigh(terms: &[i32; THREAT_TERMS], weights: &[i32; THREAT_TERMS]) -> i32 {
+    terms.iter().zip(weights).map(|(t, w)| t * w).sum()
+}
+
+/// Terms of the threat balance (`threat_terms`).
+pub const THREAT_TERMS: usize = 11;
+
+/// The hand-set weights of the threat terms. Moving first, a four-three or a double three
+/// wins unless the opponent can interrupt with fours; the opponent's threats cost a tempo to
+/// answer, and two of them one more.
+pub const HAND_THREAT_WEIGHTS: [i32; THREAT_TERMS] =
+    [-100, 2500, 400, 1200, 200, 30, -300, -150, -150, -500, -30];
+
+/// The threat terms for the side to move `me`, each a count or 0/1: an opponent's five to
+/// block (then nothing else counts: the block is forced); an own four-three, uncontested and
+/// contested (the opponent has a four to interrupt with); else an own double three, the same
+/// two ways; own four points (up to six); an opponent's open three, unanswerable and
+/// answerable by an own four; one opponent's four-three or double three, and two or more;
+/// the opponent's four points (up to six).
+pub fn threat_terms(b: &mut EngineBoard, me: Side) -> [i32; THREAT_TERMS] {
+    let mut t = [0; THREAT_TERMS];
     let opp = !me;
     if b.count(opp, Threat::Five) > 0 {
-        // The block is forced: only the tempo is lost.
-        return -TB_BLOCK;
+        t[0] = 1;
+        return t;
     }
     let renju = b.rule() == Variant::Renju;
     let can_33 = |s: Side| !(s == Side::Black && renju);
     let my_fours = b.count_at_least(me, Threat::Four) > 0;
     let opp_fours = b.count_at_least(opp, Threat::Four) > 0;
-    let mut v = 0;
     // Black's four-threes and straight fours may be forbidden in renju (`playable`).
     let four_three = Threat::FourThree..=Threat::FourThree;
     if playable(b, me, four_three.clone(), 1) > 0 {
-        v += if opp_fours { TB_43_CONTESTED } else { TB_43 };
+        t[1 + usize::from(opp_fours)] = 1;
     } else if can_33(me) && b.count(me, Threat::DoubleThree) > 0 {
-        v += if opp_fours { TB_33_CONTESTED } else { TB_33 };
+        t[3 + usize::from(opp_fours)] = 1;
     }
-    v += i32::from(b.count(me, Threat::Four)).min(6) * TB_FOUR;
-    let opp_threes = playable(b, opp, Threat::FlexFour..=Threat::FlexFour, 1);
+    t[5] = i32::from(b.count(me, Threat::Four)).min(6);
+    if playable(b, opp, Threat::FlexFour..=Threat::FlexFour, 1) > 0 {
+        t[6 + usize::from(my_fours)] = 1;
+    }
     let opp_43 = playable(b, opp, four_three, 2);
     let opp_33 = if can_33(opp) {
         b.count(opp, Threat::DoubleThree)
     } else {
         0
     };
-    if opp_threes > 0 {
-        v -= if my_fours {
-            TB_OPP_THREE / 2
-        } else {
-            TB_OPP_THREE
-        };
+    match opp_43 + opp_33 {
+        0 => {}
+        1 => t[8] = 1,
+        _ => t[9] = 1,
     }
-    v -= match opp_43 + opp_33 {
-        0 => 0,
-        1 => TB_OPP_DOUBLE,
-        _ => TB_OPP_DOUBLES,
-    };
-    v - i32::from(b.count(opp, Threat::Four)).min(6) * TB_FOUR
+    t[10] = i32::from(b.count(opp, Threat::Four)).min(6);
+    t
 }
-
-/// Terms of `threat_balance`.
-const TB_BLOCK: i32 = 100;
-const TB_43: i32 = 2500;
-const TB_43_CONTESTED: i32 = 400;
-const TB_33: i32 = 1200;
-const TB_33_CONTESTED: i32 = 200;
-const TB_FOUR: i32 = 30;
-const TB_OPP_THREE: i32 = 300;
-const TB_OPP_DOUBLE: i32 = 150;
-const TB_OPP_DOUBLES: i32 = 500;
 
 /// Leaf bonuses of `initiative`.
 const INIT_D3: i32 = 600;
@@ -1141,7 +1162,7 @@ mod tests {
         assert!(renju.count(Side::Black, Threat::FlexFour) > 0);
         assert_eq!(threat_balance(&mut renju, Side::White), 0);
         let mut freestyle = board(Variant::Freestyle, moves);
-        assert!(threat_balance(&mut freestyle, Side::White) <= -TB_OPP_THREE);
+        assert!(threat_balance(&mut freestyle, Side::White) <= HAND_THREAT_WEIGHTS[6]);
     }
 
     #[test]
@@ -1159,9 +1180,9 @@ mod tests {
         // White to move can make a four-free double three at h8: nearly a win. With black to
         // move the same double three costs black a tempo to stop.
         let mut b = board(Variant::Freestyle, "k13,f8,a1,g8,o1,h6,a15,h7,o15");
-        assert_eq!(threat_balance(&mut b, Side::White), TB_33);
+        assert_eq!(threat_balance(&mut b, Side::White), HAND_THREAT_WEIGHTS[3]);
         b.pass();
-        assert_eq!(threat_balance(&mut b, Side::Black), -TB_OPP_DOUBLE);
+        assert_eq!(threat_balance(&mut b, Side::Black), HAND_THREAT_WEIGHTS[8]);
         // The line sums leave the threat bonuses out.
         assert!(line_sum(&b, Side::White) < b.sums()[Side::White.index()]);
         // Black's double three is forbidden in renju: worth nothing.
@@ -1225,6 +1246,7 @@ mod tests {
         let mut e = Engine::new(Config {
             tt_entries: 1 << 10,
             null_r: 2,
+            eval: 2,
             defence: 100,
             ..Config::default()
         });

@@ -36,6 +36,17 @@ fn strong_move_with(p: &Gomoku, depth: u32, config: Config) -> Point {
     }
 }
 
+/// Σ of the fitted values of `s`'s combinations over the empty points, from the patterns.
+fn fit_sums(b: &EngineBoard, s: Side) -> [i32; 2] {
+    let mut sum = [0; 2];
+    for &i in b.points.iter().filter(|&&i| b.is_empty(i)) {
+        let v = learned::FITTED[learned::combo(b.patterns(i, s))];
+        sum[0] += i32::from(v[0]);
+        sum[1] += i32::from(v[1]);
+    }
+    sum
+}
+
 #[test]
 fn incremental_state_equals_a_rebuild_over_random_games() {
     let mut rng = SplitMix64::new(7);
@@ -56,6 +67,9 @@ fn incremental_state_equals_a_rebuild_over_random_games() {
                     }
                     b.play(empties[rng.below(empties.len())]);
                     assert!(b.consistent(), "{variant} {size} after play");
+                    for side in [Side::Black, Side::White] {
+                        assert_eq!(b.fit_sums(side), fit_sums(&b, side), "{variant} {size}");
+                    }
                 }
                 for _ in 0..n / 2 {
                     b.undo();
@@ -442,11 +456,13 @@ fn the_threat_check_affords_a_short_vct() {
         "found within the old budget"
     );
     assert!(threat_win_after(&p, pt("d6"), AVOID_VCT_NODES));
-    // The search chose d6 with the opponent's potential weighed fully (`defence` 100).
+    // The search chose d6 with the hand-set evaluation, the opponent's potential weighed
+    // fully (`defence` 100).
     let pick = |avoid_vct_nodes: u64| {
         let config = Config {
             tt_entries: 1 << 16,
             avoid_vct_nodes,
+            eval: 2,
             defence: 100,
             ..Config::default()
         };

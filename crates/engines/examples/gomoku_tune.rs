@@ -1,0 +1,304 @@
+//! Fits the strong Gomoku engine's combination values (`gomoku::learned`) to game results.
+//!
+//! `cargo run --release -p boyi-engines --example gomoku_tune -- [--lambda L] [--steps N]
+//!  [--defence P] RECORD_DIR... > crates/engines/src/gomoku/table.rs`
+//!
+//! Every quiet position of every finished freestyle game on 15×15 (after the record's opening
+//! stones: no five to make for either side, no straight four for the side to move, no
+//! four-three or stronger threat of the opponent's) is labelled with the game's result from
+//! the side to move's view (1, ½, 0). The evaluation is linear in the values: for each side
+//! the count of its empty points per combination, the side to move's counted with the first
+//! table and the opponent's subtracted with the second, plus the tempo and the threat terms
+//! (`search::threat_terms`; those a quiet position never shows keep their weights). The tuner
+//! fits the logistic scale K on the starting values (the hand-set line values, the
+//! opponent's at `--defence` percent, 70 by default, and the hand-set threat weights), then
+//! minimises the mean logistic loss plus `lambda · Σ ((w − w₀) / max(|w₀|, 16))²` by
+//! gradient descent (Adam), K refitted as it goes. Games whose number is a multiple of five
+//! are held out: their loss is reported before and after. The table is printed as the text
+//! of `gomoku/table.rs` (then `cargo fmt` aligns its comments).
+
+use boyi_core::{Point, Side};
+use boyi_engines::gomoku::board::EngineBoard;
+use boyi_engines::gomoku::learned::{COMBOS, combo, combos, hand_value};
+use boyi_engines::gomoku::pattern::Threat;
+use boyi_engines::gomoku::search::{HAND_THREAT_WEIGHTS, THREAT_TERMS, threat_terms};
+use boyi_engines::tune::{self, Adam, load_dir, logistic_loss, sigmoid};
+use boyi_games::gomoku::Variant;
+use std::path::Path;
+
+/// Weights: the side to move's combinations, the opponent's, the tempo, the threat terms.
+const N: usize = 2 * COMBOS + 1 + THREAT_TERMS;
+const TEMPO: usize = 2 * COMBOS;
+const THREATS: usize = TEMPO + 1;
+
+struct Sample {
+    /// (weight, count) of the position's combinations, tempo and threat terms; the
+    /// opponent's combination counts negative.
+    features: Vec<(u16, f32)>,
+    result: f64,
+    held_out: bool,
+}
+
+struct Options {
+    lambda: f64,
+    steps: usize,
+    defence: f64,
+    dirs: Vec<String>,
+}
+
+fn main() {
+    let opts = parse_args();
+    let mut samples = Vec::new();
+    let mut games = 0;
+    for dir in &opts.dirs {
+        load_dir(Path::new(dir), &mut games, |text, held_out| {
+            load_record(text, &mut samples, held_out)
+        });
+    }
+    eprintln!("{games} games, {} positions", samples.len());
+    if samples.is_empty() {
+        std::process::exit(1);
+    }
+    let w0 = start_weights(opts.defence);
+    let k = fit_k(&samples, &w0);
+    let (tr, va) = losses(&samples, &w0, k);
+    eprintln!("start: K {k:.5} loss train {tr:.6} held out {va:.6}");
+    let (w, k) = descend(&samples, &opts, &w0, k);
+    let (tr, va) = losses(&samples, &w, k);
+    eprintln!("end: K {k:.5} loss train {tr:.6} held out {va:.6}");
+    print_table(&w, &opts);
+}
+
+fn usage(msg: &str) -> ! {
+    eprintln!("{msg}\nusage: gomoku_tune [--lambda L] [--steps N] [--defence P] RECORD_DIR...");
+    std::process::exit(2);
+}
+
+fn parse_args() -> Options {
+    let mut opts = Options {
+        lambda: 0.0005,
+        steps: 3000,
+        defence: 70.0,
+        dirs: Vec::new(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = || {
+            args.next()
+                .unwrap_or_else(|| usage(&format!("{a} needs a value")))
+        };
+        match a.as_str() {
+            "--lambda" => opts.lambda = value().parse().unwrap_or_else(|_| usage("bad --lambda")),
+            "--steps" => opts.steps = value().parse().unwrap_or_else(|_| usage("bad --steps")),
+            "--defence" => {
+                opts.defence = value().parse().unwrap_or_else(|_| usage("bad --defence"))
+            }
+            d if !d.starts_with("--") => opts.dirs.push(d.to_string()),
+            _ => usage(&format!("unknown option {a}")),
+        }
+    }
+    if opts.dirs.is_empty() {
+        usage("no record directory");
+    }
+    opts
+}
+
+/// The hand-set evaluation as weights.
+fn start_weights(defence: f64) -> Vec<f64> {
+    let mut w = vec![0.0; N];
+    for (n, &c) in combos().iter().enumerate() {
+        let v = f64::from(hand_value(c));
+        w[n] = v;
+        w[COMBOS + n] = v * defence / 100.0;
+    }
+    w[TEMPO] = 40.0;
+    for (n, &x) in HAND_THREAT_WEIGHTS.iter().enumerate() {
+        w[THREATS + n] = f64::from(x);
+    }
+    w
+}
+
+fn eval(s: &Sample, w: &[f64]) -> f64 {
+    s.features
+        .iter()
+        .map(|&(i, x)| w[i as usize] * f64::from(x))
+        .sum()
+}
+
+/// Mean loss of the training and the held-out positions.
+fn losses(samples: &[Sample], w: &[f64], k: f64) -> (f64, f64) {
+    tune::mean_losses(
+        samples,
+        |s| s.held_out,
+        |s| logistic_loss(sigmoid(k * eval(s, w)), s.result),
+    )
+}
+
+fn fit_k(samples: &[Sample], w: &[f64]) -> f64 {
+    tune::fit_k(0.00005, |k| losses(samples, w, k).0)
+}
+
+/// Adam on the regularised training loss.
+fn descend(samples: &[Sample], opts: &Options, w0: &[f64], mut k: f64) -> (Vec<f64>, f64) {
+    let scale: Vec<f64> = w0.iter().map(|v| v.abs().max(16.0)).collect();
+    let mut w = w0.to_vec();
+    let mut adam = Adam::new(N, 0.5);
+    let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
+    let mut grad = vec![0.0; N];
+    for t in 1..=opts.steps {
+        grad.iter_mut().for_each(|g| *g = 0.0);
+        for s in &train {
+            let err = (sigmoid(k * eval(s, &w)) - s.result) * k;
+            for &(i, x) in &s.features {
+                grad[i as usize] += err * f64::from(x);
+            }
+        }
+        adam.next();
+        for i in 0..N {
+            let g = grad[i] / train.len() as f64
+                + 2.0 * opts.lambda * (w[i] - w0[i]) / (scale[i] * scale[i]);
+            w[i] += adam.delta(i, g);
+        }
+        if t % 250 == 0 {
+            k = fit_k(samples, &w);
+            let (tr, va) = losses(samples, &w, k);
+            eprintln!("step {t}: K {k:.5} loss train {tr:.6} held out {va:.6}");
+        }
+    }
+    (w, k)
+}
+
+fn print_table(w: &[f64], opts: &Options) {
+    let round = |x: f64| x.round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
+    println!(
+        "// Written by examples/gomoku_tune.rs (lambda {}, {} steps).",
+        opts.lambda, opts.steps
+    );
+    println!();
+    println!(
+        "/// The fitted value of each combination (`super::combos`): `[as the side to move's point, as"
+    );
+    println!("/// the opponent's]`.");
+    println!("pub const FITTED: [[i16; 2]; super::COMBOS] = [");
+    for (n, c) in combos().iter().enumerate() {
+        println!(
+            "    [{}, {}], // {}",
+            round(w[n]),
+            round(w[COMBOS + n]),
+            combo_name(c)
+        );
+    }
+    println!("];");
+    println!();
+    println!("/// The side to move's bonus.");
+    println!("pub const TEMPO: i32 = {};", round(w[TEMPO]));
+    println!();
+    println!("/// The weights of the threat terms (`search::threat_terms`).");
+    let threats: Vec<String> = (0..THREAT_TERMS)
+        .map(|n| round(w[THREATS + n]).to_string())
+        .collect();
+    println!("pub const THREAT_WEIGHTS: [i32; crate::gomoku::search::THREAT_TERMS] =");
+    println!("    [{}];", threats.join(", "));
+}
+
+/// A combination's patterns, the dead ones left out.
+fn combo_name(classes: &[usize; 4]) -> String {
+    const NAMES: [&str; 10] = ["", "B1", "F1", "B2", "F2", "B3", "F3", "B4", "F4", "five"];
+    let names: Vec<&str> = classes
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| NAMES[c])
+        .collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(" ")
+    }
+}
+
+/// Reads one record; false when it is not a finished freestyle game on an empty 15×15 board.
+fn load_record(text: &str, out: &mut Vec<Sample>, held_out: bool) -> bool {
+    let field = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key).map(|v| v.trim().to_string()))
+    };
+    let empty = ["15"; 15].join("/") + " b";
+    if field("game ").as_deref() != Some("gomoku")
+        || field("variant ").as_deref() != Some("freestyle")
+        || field("start ").as_deref() != Some(empty.as_str())
+    {
+        return false;
+    }
+    let (Some(moves), Some(result)) = (field("moves "), field("result ")) else {
+        return false;
+    };
+    let winner = match result.as_str() {
+        "black" => Some(Side::Black),
+        "white" => Some(Side::White),
+        "draw" => None,
+        _ => return false,
+    };
+    let opening: usize = field("opening ").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let mut b = EngineBoard::new(15, Variant::Freestyle);
+    for (ply, text) in moves.split(',').enumerate() {
+        let Ok(p) = Point::parse(text, 15) else {
+            return true;
+        };
+        let i = b.index(p);
+        if !b.is_empty(i) {
+            return true;
+        }
+        b.play(i);
+        if ply + 1 >= opening.max(4) && b.winner().is_none() && quiet(&b) {
+            let me = b.side();
+            let result = match winner {
+                Some(s) if s == me => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+            out.push(sample(&mut b, result, held_out));
+        }
+    }
+    true
+}
+
+/// No five to make for either side, no straight four for the side to move, no four-three or
+/// stronger for the opponent: the search would settle those before evaluating.
+fn quiet(b: &EngineBoard) -> bool {
+    let me = b.side();
+    b.count(me, Threat::Five) == 0
+        && b.count(!me, Threat::Five) == 0
+        && b.count_at_least(me, Threat::FlexFour) == 0
+        && b.count_at_least(!me, Threat::FourThree) == 0
+}
+
+fn sample(b: &mut EngineBoard, result: f64, held_out: bool) -> Sample {
+    let me = b.side();
+    let mut counts = vec![0f32; N];
+    for n in 0..b.points.len() {
+        let i = b.points[n];
+        if !b.is_empty(i) {
+            continue;
+        }
+        counts[combo(b.patterns(i, me))] += 1.0;
+        counts[COMBOS + combo(b.patterns(i, !me))] -= 1.0;
+    }
+    counts[TEMPO] = 1.0;
+    for (n, &t) in threat_terms(b, me).iter().enumerate() {
+        counts[THREATS + n] = t as f32;
+    }
+    // The empty combination (no pattern at all) is worth nothing.
+    counts[0] = 0.0;
+    counts[COMBOS] = 0.0;
+    let features = counts
+        .iter()
+        .enumerate()
+        .filter(|&(_, &x)| x != 0.0)
+        .map(|(n, &x)| (n as u16, x))
+        .collect();
+    Sample {
+        features,
+        result,
+        held_out,
+    }
+}

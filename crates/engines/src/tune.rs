@@ -1,0 +1,125 @@
+//! Pieces shared by the Texel tuners (`examples/*_tune.rs`), which fit evaluation weights to
+//! game results: reading a directory of records, the logistic loss, the fit of its scale and
+//! Adam's steps.
+
+use std::path::Path;
+
+pub fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Cross-entropy of a predicted score `p` against the result `y`.
+pub fn logistic_loss(p: f64, y: f64) -> f64 {
+    let p = p.clamp(1e-9, 1.0 - 1e-9);
+    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+}
+
+/// Mean loss of the training and the held-out samples.
+pub fn mean_losses<S>(
+    samples: &[S],
+    held_out: impl Fn(&S) -> bool,
+    loss: impl Fn(&S) -> f64,
+) -> (f64, f64) {
+    let mut sum = [0.0; 2];
+    let mut count = [0usize; 2];
+    for s in samples {
+        let i = usize::from(held_out(s));
+        sum[i] += loss(s);
+        count[i] += 1;
+    }
+    (
+        sum[0] / count[0].max(1) as f64,
+        sum[1] / count[1].max(1) as f64,
+    )
+}
+
+/// Gives the text of every file of `dir`, in name order, to `load` with whether its game is
+/// held out (every fifth game read, counting from 0); `load` tells whether it took the game,
+/// and `games` counts those taken.
+pub fn load_dir(dir: &Path, games: &mut usize, mut load: impl FnMut(&str, bool) -> bool) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        eprintln!("cannot read {}", dir.display());
+        return;
+    };
+    let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        if let Ok(text) = std::fs::read_to_string(&path)
+            && load(&text, games.is_multiple_of(5))
+        {
+            *games += 1;
+        }
+    }
+}
+
+/// The scale among `unit`, 2·`unit` … 200·`unit` with the least `loss`.
+pub fn fit_k(unit: f64, loss: impl Fn(f64) -> f64) -> f64 {
+    let mut best = (f64::MAX, 0.0);
+    for step in 1..=200 {
+        let k = step as f64 * unit;
+        let l = loss(k);
+        if l < best.0 {
+            best = (l, k);
+        }
+    }
+    best.1
+}
+
+/// Adam's moment estimates for `n` weights.
+pub struct Adam {
+    m: Vec<f64>,
+    v: Vec<f64>,
+    t: i32,
+    rate: f64,
+}
+
+impl Adam {
+    const B1: f64 = 0.9;
+    const B2: f64 = 0.999;
+
+    pub fn new(n: usize, rate: f64) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            t: 0,
+            rate,
+        }
+    }
+
+    /// Starts the next step.
+    pub fn next(&mut self) {
+        self.t += 1;
+    }
+
+    /// The change of weight `i` this step for its gradient `g`.
+    pub fn delta(&mut self, i: usize, g: f64) -> f64 {
+        self.m[i] = Self::B1 * self.m[i] + (1.0 - Self::B1) * g;
+        self.v[i] = Self::B2 * self.v[i] + (1.0 - Self::B2) * g * g;
+        let mh = self.m[i] / (1.0 - Self::B1.powi(self.t));
+        let vh = self.v[i] / (1.0 - Self::B2.powi(self.t));
+        -self.rate * mh / (vh.sqrt() + 1e-12)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adam_descends_a_parabola() {
+        // Minimise (w − 3)².
+        let mut adam = Adam::new(1, 0.1);
+        let mut w = 0.0;
+        for _ in 0..500 {
+            adam.next();
+            w += adam.delta(0, 2.0 * (w - 3.0));
+        }
+        assert!((w - 3.0).abs() < 0.05, "{w}");
+    }
+
+    #[test]
+    fn the_scale_is_the_least_loss() {
+        assert!((fit_k(0.01, |k| (k - 0.5).powi(2)) - 0.5).abs() < 1e-9);
+        assert!(logistic_loss(sigmoid(0.0), 1.0) > logistic_loss(sigmoid(2.0), 1.0));
+    }
+}
