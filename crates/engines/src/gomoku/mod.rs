@@ -115,7 +115,8 @@ const BENCH: &[(&str, &str, u32)] = &[
 fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, TextError> {
     spec.allow(&[
         "width", "vct", "depth", "hash", "defence", "lmr", "eval", "tm", "hist", "vcts", "iter",
-        "rw", "vctd", "lvcf", "avn", "null", "lmrd", "lmrx", "mc", "pcs",
+        "rw", "vctd", "lvcf", "avn", "null", "lmrd", "lmrx", "mc", "pcs", "rfp", "rfpd", "fut",
+        "futd",
     ])?;
     let mut config = Config::default();
     if let Some(w) = spec.number::<usize>("width")? {
@@ -171,6 +172,18 @@ fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, Text
     }
     if let Some(v) = spec.number::<u32>("iter")? {
         config.iter_start = v.clamp(10, 100);
+    }
+    if let Some(v) = spec.number::<i32>("rfp")? {
+        config.rfp = v.max(0);
+    }
+    if let Some(v) = spec.number::<i32>("rfpd")? {
+        config.rfp_depth = v.clamp(1, 10);
+    }
+    if let Some(v) = spec.number::<i32>("fut")? {
+        config.futility = v.max(0);
+    }
+    if let Some(v) = spec.number::<i32>("futd")? {
+        config.futility_depth = v.clamp(1, 10);
     }
     if let Some(v) = spec.number::<u8>("eval")? {
         config.eval = v.min(3);

@@ -11,6 +11,7 @@ use crate::alphabeta::{MATE, to_score};
 use crate::player::{Deadline, Info, Limits, StopFlag};
 use boyi_core::{Point, Side};
 use boyi_games::gomoku::Variant;
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 const INF: i32 = MATE + 1;
@@ -91,6 +92,17 @@ pub struct Config {
     pub move_count: usize,
     /// The check of the opponent's threats after a pass may take the budget over this.
     pub pass_check_share: u32,
+    /// Reverse futility: a quiet null-window node whose static value stands this much per
+    /// ply of depth above beta is cut (0: never).
+    pub rfp: i32,
+    /// The deepest node the reverse futility cut applies to.
+    pub rfp_depth: i32,
+    /// Futility: at a quiet null-window node whose static value stands this much per ply of
+    /// depth below alpha, only moves that make or stop a three are searched after the first
+    /// (0: all are).
+    pub futility: i32,
+    /// The deepest node futility applies to.
+    pub futility_depth: i32,
 }
 
 impl Default for Config {
@@ -111,11 +123,15 @@ impl Default for Config {
             vct_share: 3,
             root_width: 30,
             vct_depth: 7,
-            null_r: 0,
+            null_r: 2,
             lmr_depth: 3,
             lmr_deep: 18,
-            move_count: 0,
+            move_count: 3,
             pass_check_share: 4,
+            rfp: 40,
+            rfp_depth: 5,
+            futility: 40,
+            futility_depth: 3,
         }
     }
 }
@@ -614,6 +630,10 @@ impl Engine {
         if let Some(v) = self.null_move(b, depth, ply, alpha, beta, threatened) {
             return v;
         }
+        let futile = match self.futility(b, depth, alpha, beta, threatened) {
+            ControlFlow::Break(v) => return v,
+            ControlFlow::Continue(futile) => futile,
+        };
         let mut moves = self.pool.pop().unwrap_or_else(|| Vec::with_capacity(64));
         self.generate(b, &mut moves, ply);
         if moves.is_empty() {
@@ -650,7 +670,9 @@ impl Engine {
             } else {
                 depth - 1
             };
-            if self.late_quiet(b, m, n, depth, beta - alpha0 > 1) {
+            if self.late_quiet(b, m, n, depth, beta - alpha0 > 1)
+                || (futile && n > 0 && quiet_move(b, m))
+            {
                 continue;
             }
             self.prefetch(b.hash_after(m));
@@ -726,13 +748,40 @@ impl Engine {
     /// threat and block, and a depth-1 or depth-2 search of them seldom changes the value.
     fn late_quiet(&self, b: &EngineBoard, m: usize, n: usize, depth: i32, pv: bool) -> bool {
         let mc = self.config.move_count;
-        let me = b.side();
-        mc > 0
-            && !pv
-            && (1..=2).contains(&depth)
-            && n >= mc * depth as usize
-            && b.threat(m, me) < Threat::Three
-            && b.threat(m, !me) < Threat::Three
+        mc > 0 && !pv && (1..=2).contains(&depth) && n >= mc * depth as usize && quiet_move(b, m)
+    }
+
+    /// Futility near the leaves of a null-window search, at a node where the opponent makes
+    /// no double three, four-three, straight four or five next move (so the static value is
+    /// not about to collapse): a static value `rfp` per ply above beta cuts the node
+    /// (`Break`); one `futility` per ply below alpha leaves only the moves that make or stop
+    /// a three worth searching after the first (`Continue(true)`).
+    fn futility(
+        &self,
+        b: &mut EngineBoard,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        threatened: bool,
+    ) -> ControlFlow<i32, bool> {
+        let c = &self.config;
+        let near =
+            (c.rfp > 0 && depth <= c.rfp_depth) || (c.futility > 0 && depth <= c.futility_depth);
+        if !near
+            || threatened
+            || beta - alpha > 1
+            || beta.abs() >= WIN_BOUND
+            || b.count(!b.side(), Threat::DoubleThree) > 0
+        {
+            return ControlFlow::Continue(false);
+        }
+        let v = self.static_value(b);
+        if c.rfp > 0 && depth <= c.rfp_depth && v - c.rfp * depth >= beta {
+            return ControlFlow::Break(v);
+        }
+        ControlFlow::Continue(
+            c.futility > 0 && depth <= c.futility_depth && v + c.futility * depth <= alpha,
+        )
     }
 
     /// Null-move pruning: a side that stands above beta and would still stand above it after
@@ -894,6 +943,12 @@ impl Engine {
             out.push((i, score));
         }
     }
+}
+
+/// Whether `m` makes no three or four for either side.
+fn quiet_move(b: &EngineBoard, m: usize) -> bool {
+    let me = b.side();
+    b.threat(m, me) < Threat::Three && b.threat(m, !me) < Threat::Three
 }
 
 /// Orders `moves` best first (by score, then by point) and keeps the first `limit` that the
@@ -1300,6 +1355,50 @@ mod tests {
         e.config.move_count = 0;
         let b = board(Variant::Freestyle, "h8,a1,i8,a2");
         assert!(!e.late_quiet(&b, quiet, 10, 1, false));
+    }
+
+    #[test]
+    fn futility_cuts_or_narrows_only_quiet_null_window_nodes_near_the_leaves() {
+        let mut e = Engine::new(Config {
+            tt_entries: 1 << 10,
+            rfp: 40,
+            rfp_depth: 5,
+            futility: 40,
+            futility_depth: 3,
+            ..Config::default()
+        });
+        let cut = ControlFlow::Break;
+        let (narrow, full) = (ControlFlow::Continue(true), ControlFlow::Continue(false));
+        // Black to move, one stone each, far apart: no threat anywhere.
+        let mut b = board(Variant::Freestyle, "h8,a1");
+        let s = e.static_value(&mut b);
+        // Reverse futility: 40 a ply above beta cuts, from depth 1 to 5.
+        assert_eq!(e.futility(&mut b, 3, s - 121, s - 120, false), cut(s));
+        assert_eq!(e.futility(&mut b, 3, s - 120, s - 119, false), full);
+        assert_eq!(e.futility(&mut b, 5, s - 201, s - 200, false), cut(s));
+        assert_eq!(e.futility(&mut b, 6, s - 1001, s - 1000, false), full);
+        // Futility: 40 a ply below alpha leaves the threats only, from depth 1 to 3.
+        assert_eq!(e.futility(&mut b, 2, s + 80, s + 81, false), narrow);
+        assert_eq!(e.futility(&mut b, 2, s + 79, s + 80, false), full);
+        assert_eq!(e.futility(&mut b, 4, s + 1000, s + 1001, false), full);
+        // Neither in a principal variation, near mate scores, nor when the opponent threatens
+        // a four-three or better.
+        assert_eq!(e.futility(&mut b, 3, s - 500, s - 120, false), full);
+        assert_eq!(e.futility(&mut b, 2, s + 80, s + 500, false), full);
+        assert_eq!(e.futility(&mut b, 3, s - 121, s - 120, true), full);
+        let mate = WIN_BOUND + 1;
+        assert_eq!(e.futility(&mut b, 2, -mate - 1, -mate, false), full);
+        // Nor when white could make two open threes at i8 were black to pass.
+        let mut b = board(Variant::Freestyle, "a1,g8,a15,h8,o1,i6,o15,i7");
+        assert_eq!(b.threat(at(&b, "i8"), Side::White), Threat::DoubleThree);
+        let s = e.static_value(&mut b);
+        assert_eq!(e.futility(&mut b, 1, s - 1001, s - 1000, false), full);
+        // With the options off nothing changes.
+        let mut b = board(Variant::Freestyle, "h8,a1");
+        let s = e.static_value(&mut b);
+        (e.config.rfp, e.config.futility) = (0, 0);
+        assert_eq!(e.futility(&mut b, 1, s - 1001, s - 1000, false), full);
+        assert_eq!(e.futility(&mut b, 1, s + 1000, s + 1001, false), full);
     }
 
     #[test]

@@ -303,7 +303,8 @@ fn a_move_the_search_found_lost_is_no_defence() {
     // which the check after the search finds lost to a VCT; the next defence it tried, h9,
     // passed the check (white's win after it needs a quiet move, which the threat search
     // does not try) although the search had found it lost to a mate in six. Black played
-    // h9 and lost.
+    // h9 and lost. Without the reverse futility cut, which hides the mate from a depth-5
+    // search (depth 7 finds it), the search finds h9 lost.
     let p = pos(
         Variant::Standard,
         "h11,e8,i7,d8,k5,h8,f8,e7,c9,j6,e6,e9,f7,f6,d5,c4,f10,f9",
@@ -316,7 +317,13 @@ fn a_move_the_search_found_lost_is_no_defence() {
         !threat_win_after(&p, pt("h9"), 40_000),
         "h9 now loses by threats"
     );
-    assert_ne!(strong_move(&p, 5), pt("h9"));
+    let config = Config {
+        tt_entries: 1 << 16,
+        rfp: 0,
+        ..Config::default()
+    };
+    assert_ne!(strong_move_with(&p, 5, config), pt("h9"));
+    assert_ne!(strong_move(&p, 7), pt("h9"));
 }
 
 #[test]
