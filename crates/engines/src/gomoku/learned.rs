@@ -10,7 +10,7 @@ use super::pattern::{PATTERN_VALUE, PATTERNS, Pattern};
 use std::sync::OnceLock;
 
 /// Pattern classes of a combination: every pattern but the overline, which counts as dead.
-pub const CLASSES: usize = 10;
+const CLASSES: usize = 10;
 /// Multisets of four classes.
 pub const COMBOS: usize = 715;
 
@@ -20,7 +20,7 @@ pub use table::{FITTED, TEMPO, THREAT_WEIGHTS};
 
 /// The class of a pattern.
 #[inline]
-pub fn class(p: Pattern) -> usize {
+fn class(p: Pattern) -> usize {
     match p {
         Pattern::Dead | Pattern::Overline => 0,
         p => p as usize - 1,
