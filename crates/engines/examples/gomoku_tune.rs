@@ -24,6 +24,7 @@ use boyi_engines::gomoku::pattern::Threat;
 use boyi_engines::gomoku::search::{HAND_THREAT_WEIGHTS, THREAT_TERMS, threat_terms};
 use boyi_engines::tune::{self, Adam, load_dir, logistic_loss, sigmoid};
 use boyi_games::gomoku::Variant;
+use clap::Parser;
 use std::path::Path;
 
 /// Weights: the side to move's combinations, the opponent's, the tempo, the threat terms.
@@ -39,15 +40,24 @@ struct Sample {
     held_out: bool,
 }
 
+#[derive(Parser)]
 struct Options {
+    /// Pull towards the hand-set values.
+    #[arg(long, default_value_t = 0.0005)]
     lambda: f64,
+    /// Gradient steps.
+    #[arg(long, default_value_t = 3000)]
     steps: usize,
+    /// The opponent's hand-set line values, in percent of the side to move's.
+    #[arg(long, default_value_t = 70.0)]
     defence: f64,
+    /// Directories of game records.
+    #[arg(required = true)]
     dirs: Vec<String>,
 }
 
 fn main() {
-    let opts = parse_args();
+    let opts = Options::parse();
     let mut samples = Vec::new();
     let mut games = 0;
     for dir in &opts.dirs {
@@ -67,40 +77,6 @@ fn main() {
     let (tr, va) = losses(&samples, &w, k);
     eprintln!("end: K {k:.5} loss train {tr:.6} held out {va:.6}");
     print_table(&w, &opts);
-}
-
-fn usage(msg: &str) -> ! {
-    eprintln!("{msg}\nusage: gomoku_tune [--lambda L] [--steps N] [--defence P] RECORD_DIR...");
-    std::process::exit(2);
-}
-
-fn parse_args() -> Options {
-    let mut opts = Options {
-        lambda: 0.0005,
-        steps: 3000,
-        defence: 70.0,
-        dirs: Vec::new(),
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut value = || {
-            args.next()
-                .unwrap_or_else(|| usage(&format!("{a} needs a value")))
-        };
-        match a.as_str() {
-            "--lambda" => opts.lambda = value().parse().unwrap_or_else(|_| usage("bad --lambda")),
-            "--steps" => opts.steps = value().parse().unwrap_or_else(|_| usage("bad --steps")),
-            "--defence" => {
-                opts.defence = value().parse().unwrap_or_else(|_| usage("bad --defence"))
-            }
-            d if !d.starts_with("--") => opts.dirs.push(d.to_string()),
-            _ => usage(&format!("unknown option {a}")),
-        }
-    }
-    if opts.dirs.is_empty() {
-        usage("no record directory");
-    }
-    opts
 }
 
 /// The hand-set evaluation as weights.

@@ -22,6 +22,7 @@ use boyi_engines::tune::{self, Adam, load_dir, logistic_loss, sigmoid};
 use boyi_engines::xiangqi::eval::{DEFAULT_WEIGHTS, Weights, evaluate, w};
 use boyi_engines::xiangqi::movepick::Picker;
 use boyi_games::xiangqi::{Board, Xiangqi};
+use clap::Parser;
 use std::path::Path;
 
 const N: usize = w::COUNT;
@@ -35,15 +36,42 @@ struct Sample {
     held_out: bool,
 }
 
+#[derive(Parser)]
 struct Options {
+    /// Pull towards the current weights.
+    #[arg(long, default_value_t = 0.01)]
     lambda: f64,
+    /// Gradient steps.
+    #[arg(long, default_value_t = 3000)]
     steps: usize,
-    tuned: [bool; N],
+    /// The weights to tune, by name (default: all but the tempo and the chariot).
+    #[arg(long, value_name = "NAME,NAME…", value_parser = weight_set)]
+    only: Option<[bool; N]>,
+    /// Directories of game records.
+    #[arg(required = true)]
     dirs: Vec<String>,
 }
 
+impl Options {
+    /// The weights to tune: `--only`'s, else all but the tempo and the chariot.
+    fn tuned(&self) -> [bool; N] {
+        self.only
+            .unwrap_or(std::array::from_fn(|i| i != w::TEMPO && i != w::CHARIOT))
+    }
+}
+
+/// The weights named in a comma-separated list.
+fn weight_set(names: &str) -> Result<[bool; N], String> {
+    let mut tuned = [false; N];
+    for n in names.split(',') {
+        let i = w::NAMES.iter().position(|x| *x == n);
+        tuned[i.ok_or_else(|| format!("no weight {n:?}"))?] = true;
+    }
+    Ok(tuned)
+}
+
 fn main() {
-    let opts = parse_args();
+    let opts = Options::parse();
     let mut samples = Vec::new();
     let mut games = 0;
     for d in &opts.dirs {
@@ -82,46 +110,6 @@ fn main() {
     println!("boyi:strong?{}", changed.join(","));
 }
 
-fn parse_args() -> Options {
-    let mut opts = Options {
-        lambda: 0.01,
-        steps: 3000,
-        tuned: std::array::from_fn(|i| i != w::TEMPO && i != w::CHARIOT),
-        dirs: Vec::new(),
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut value = || {
-            args.next()
-                .unwrap_or_else(|| usage(&format!("{a} needs a value")))
-        };
-        match a.as_str() {
-            "--lambda" => opts.lambda = value().parse().unwrap_or_else(|_| usage("bad --lambda")),
-            "--steps" => opts.steps = value().parse().unwrap_or_else(|_| usage("bad --steps")),
-            "--only" => {
-                let names = value();
-                opts.tuned = [false; N];
-                for n in names.split(',') {
-                    match w::NAMES.iter().position(|x| *x == n) {
-                        Some(i) => opts.tuned[i] = true,
-                        None => usage(&format!("no weight {n:?}")),
-                    }
-                }
-            }
-            _ => opts.dirs.push(a),
-        }
-    }
-    if opts.dirs.is_empty() {
-        usage("no record directory");
-    }
-    opts
-}
-
-fn usage(msg: &str) -> ! {
-    eprintln!("{msg}\nusage: xiangqi_tune [--lambda L] [--steps N] [--only a,b] RECORD_DIR...");
-    std::process::exit(2);
-}
-
 fn to_f64(weights: &Weights) -> [f64; N] {
     std::array::from_fn(|i| weights.0[i] as f64)
 }
@@ -156,6 +144,7 @@ fn fit_k(samples: &[Sample], weights: &[f64; N]) -> f64 {
 /// Adam on the regularised training loss; weights stay between half and twice (+10) their
 /// current values.
 fn descend(samples: &[Sample], opts: &Options, mut k: f64) -> ([f64; N], f64) {
+    let tuned = opts.tuned();
     let w0 = to_f64(&DEFAULT_WEIGHTS);
     let scale: [f64; N] = std::array::from_fn(|i| w0[i].abs().max(20.0));
     let mut wt = w0;
@@ -171,7 +160,7 @@ fn descend(samples: &[Sample], opts: &Options, mut k: f64) -> ([f64; N], f64) {
         }
         adam.next();
         for i in 0..N {
-            if !opts.tuned[i] {
+            if !tuned[i] {
                 continue;
             }
             let g = grad[i] / train.len() as f64
