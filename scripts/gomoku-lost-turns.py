@@ -12,7 +12,15 @@ Prints one line per lost game: the first ply where PLAYER stood lost, PLAYER's m
 and the reference engine's choice there; then how many games were first lost in each range of
 plies. 15x15 freestyle records only (the engine is told nothing about the rule).
 
+With `--retry SPEC...` (and `--boyi`, the path of a `boyi` binary) the decisive positions —
+those before a move of PLAYER's that differed from the engine's choice and after which PLAYER
+was proven lost a turn later — are given to each Boyi player spec for `--retry-ms`
+(`boyi analyze`), and its move is judged: the same move again, another move after which the
+engine proves a win against it, or a move not proven lost. A quick way to see whether a
+change to the engine avoids the moves that lost.
+
 Usage: gomoku-lost-turns.py ENGINE PLAYER RECORD_DIR [--ms 300] [--jobs 2]
+       [--boyi BIN --retry SPEC... [--retry-ms 200]]
 """
 import argparse
 import collections
@@ -99,6 +107,22 @@ def first_lost(engine, player, game, ms):
     return None, previous
 
 
+def retry(engine, boyi_bin, spec, case, ms, retry_ms):
+    """How `spec` fares in a decisive position: "again", "lost" or "held"."""
+    moves, played = case
+    out = subprocess.run(
+        [boyi_bin, "analyze", "gomoku", "--player", spec, "--moves", ",".join(moves),
+         "--movetime", str(retry_ms)],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    move = re.search(r"^score .* bestmove (\S+)$", out, re.M)[1]
+    if move == played:
+        return "again"
+    value, _ = judge(engine, moves + [move], ms)
+    # The opponent moves next: a win proven for it, or an answer with no Eval line at all.
+    return "lost" if value is None or value.startswith("M") else "held"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("engine")
@@ -106,7 +130,12 @@ def main():
     ap.add_argument("records")
     ap.add_argument("--ms", type=int, default=300)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--boyi", help="a boyi binary, for --retry")
+    ap.add_argument("--retry", nargs="+", default=[], metavar="SPEC")
+    ap.add_argument("--retry-ms", type=int, default=200)
     args = ap.parse_args()
+    if args.retry and not args.boyi:
+        ap.error("--retry needs --boyi")
     games = []
     for path in sorted(glob.glob(os.path.join(args.records, "*.txt"))):
         game = record(path)
@@ -117,14 +146,17 @@ def main():
         if loser is not None and args.player in loser:
             games.append((path, game))
     ranges = collections.Counter()
+    cases = []
     with ThreadPoolExecutor(args.jobs) as pool:
         found = pool.map(lambda g: first_lost(args.engine, args.player, g[1], args.ms), games)
-        for (path, _), (ply, before) in zip(games, found):
+        for (path, game), (ply, before) in zip(games, found):
             ranges["never" if ply is None else f"{ply // 4 * 4}-{ply // 4 * 4 + 3}"] += 1
             verdict = "never proven lost" if ply is None else f"first lost at ply {ply}"
             if before:
                 at, played, preferred, value = before
                 note = f"before it ply {at}: played {played}, engine {preferred} (eval {value})"
+                if ply is not None and played != preferred:
+                    cases.append((game[3][:at], played))
             else:
                 note = "no turn of its own judged" if ply is None else "lost at its first turn"
             print(f"{os.path.basename(path)}: {verdict}; {note}", flush=True)
@@ -132,6 +164,20 @@ def main():
     key = lambda k: (k == "never", int(k.split("-")[0]) if k != "never" else 0)
     for k in sorted(ranges, key=key):
         print(f"  {k}: {ranges[k]}")
+    for spec in args.retry:
+        with ThreadPoolExecutor(args.jobs) as pool:
+            verdicts = collections.Counter(
+                pool.map(
+                    lambda c: retry(args.engine, args.boyi, spec, c, args.ms, args.retry_ms),
+                    cases,
+                )
+            )
+        print(
+            f"{spec} at {args.retry_ms} ms, {len(cases)} decisive positions: the same move "
+            f"{verdicts['again']}, another move proven lost {verdicts['lost']}, "
+            f"not proven lost {verdicts['held']}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":
