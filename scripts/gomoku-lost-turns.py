@@ -110,12 +110,15 @@ def first_lost(engine, player, game, ms):
 def retry(engine, boyi_bin, spec, case, ms, retry_ms):
     """How `spec` fares in a decisive position: "again", "lost" or "held"."""
     moves, played = case
-    out = subprocess.run(
+    done = subprocess.run(
         [boyi_bin, "analyze", "gomoku", "--player", spec, "--moves", ",".join(moves),
          "--movetime", str(retry_ms)],
-        capture_output=True, text=True, check=True,
-    ).stdout
-    move = re.search(r"^score .* bestmove (\S+)$", out, re.M)[1]
+        capture_output=True, text=True,
+    )
+    found = re.search(r"^score .* bestmove (\S+)$", done.stdout, re.M)
+    if done.returncode != 0 or found is None:
+        sys.exit(f"{boyi_bin} analyze with {spec} gave no move: {done.stderr.strip()}")
+    move = found[1]
     if move == played:
         return "again"
     value, _ = judge(engine, moves + [move], ms)
