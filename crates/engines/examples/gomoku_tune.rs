@@ -1,7 +1,8 @@
 //! Fits the strong Gomoku engine's combination values (`gomoku::learned`) to game results.
 //!
 //! `cargo run --release -p boyi-engines --example gomoku_tune -- [--lambda L] [--steps N]
-//!  [--defence P] RECORD_DIR... > crates/engines/src/gomoku/table.rs`
+//!  [--defence P] [--from-table] [--positions FILE]... [RECORD_DIR...]
+//!  > crates/engines/src/gomoku/table.rs`
 //!
 //! Every quiet position of every finished freestyle game on 15×15 (after the record's opening
 //! stones: no five to make for either side, no straight four for the side to move, no
@@ -16,10 +17,17 @@
 //! gradient descent (Adam), K refitted as it goes. Games whose number is a multiple of five
 //! are held out: their loss is reported before and after. The table is printed as the text
 //! of `gomoku/table.rs` (then `cargo fmt` aligns its comments).
+//!
+//! `--positions` adds positions labelled with an expected score instead of a result, for
+//! example a stronger engine's judgement (`scripts/gomoku-label-positions.py`); the quiet ones
+//! are fitted like the records' (cross-entropy with the score). `--from-table` starts the
+//! descent from the engine's present table; `--steps 0` then only reports its losses.
 
 use boyi_core::{Point, Side};
 use boyi_engines::gomoku::board::EngineBoard;
-use boyi_engines::gomoku::learned::{COMBOS, combo, combos, hand_value};
+use boyi_engines::gomoku::learned::{
+    COMBOS, FITTED, TEMPO as FITTED_TEMPO, THREAT_WEIGHTS, combo, combos, hand_value,
+};
 use boyi_engines::gomoku::pattern::Threat;
 use boyi_engines::gomoku::search::{HAND_THREAT_WEIGHTS, THREAT_TERMS, threat_terms};
 use boyi_engines::tune::{self, Adam, load_dir, logistic_loss, sigmoid};
@@ -51,8 +59,16 @@ struct Options {
     /// The opponent's hand-set line values, in percent of the side to move's.
     #[arg(long, default_value_t = 70.0)]
     defence: f64,
+    /// Start from the engine's table (`gomoku::learned`) rather than the hand-set values
+    /// (the pull still goes towards the hand-set values).
+    #[arg(long)]
+    from_table: bool,
+    /// Files of labelled positions: a line each, the moves from the empty 15×15 board
+    /// (comma-separated) and the side to move's expected score (0 to 1), for example a
+    /// deeper search's judgement; every fifth line is held out.
+    #[arg(long)]
+    positions: Vec<String>,
     /// Directories of game records.
-    #[arg(required = true)]
     dirs: Vec<String>,
 }
 
@@ -65,15 +81,23 @@ fn main() {
             load_record(text, &mut samples, held_out)
         });
     }
+    for file in &opts.positions {
+        load_positions(file, &mut samples);
+    }
     eprintln!("{games} games, {} positions", samples.len());
     if samples.is_empty() {
         std::process::exit(1);
     }
     let w0 = start_weights(opts.defence);
-    let k = fit_k(&samples, &w0);
-    let (tr, va) = losses(&samples, &w0, k);
+    let w1 = if opts.from_table {
+        table_weights()
+    } else {
+        w0.clone()
+    };
+    let k = fit_k(&samples, &w1);
+    let (tr, va) = losses(&samples, &w1, k);
     eprintln!("start: K {k:.5} loss train {tr:.6} held out {va:.6}");
-    let (w, k) = descend(&samples, &opts, &w0, k);
+    let (w, k) = descend(&samples, &opts, &w0, &w1, k);
     let (tr, va) = losses(&samples, &w, k);
     eprintln!("end: K {k:.5} loss train {tr:.6} held out {va:.6}");
     print_table(&w, &opts);
@@ -89,6 +113,20 @@ fn start_weights(defence: f64) -> Vec<f64> {
     }
     w[TEMPO] = 40.0;
     for (n, &x) in HAND_THREAT_WEIGHTS.iter().enumerate() {
+        w[THREATS + n] = f64::from(x);
+    }
+    w
+}
+
+/// The engine's present table as weights.
+fn table_weights() -> Vec<f64> {
+    let mut w = vec![0.0; N];
+    for (n, v) in FITTED.iter().enumerate() {
+        w[n] = f64::from(v[0]);
+        w[COMBOS + n] = f64::from(v[1]);
+    }
+    w[TEMPO] = f64::from(FITTED_TEMPO);
+    for (n, &x) in THREAT_WEIGHTS.iter().enumerate() {
         w[THREATS + n] = f64::from(x);
     }
     w
@@ -115,9 +153,15 @@ fn fit_k(samples: &[Sample], w: &[f64]) -> f64 {
 }
 
 /// Adam on the regularised training loss.
-fn descend(samples: &[Sample], opts: &Options, w0: &[f64], mut k: f64) -> (Vec<f64>, f64) {
+fn descend(
+    samples: &[Sample],
+    opts: &Options,
+    w0: &[f64],
+    start: &[f64],
+    mut k: f64,
+) -> (Vec<f64>, f64) {
     let scale: Vec<f64> = w0.iter().map(|v| v.abs().max(16.0)).collect();
-    let mut w = w0.to_vec();
+    let mut w = start.to_vec();
     let mut adam = Adam::new(N, 0.5);
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
     let mut grad = vec![0.0; N];
@@ -236,6 +280,48 @@ fn load_record(text: &str, out: &mut Vec<Sample>, held_out: bool) -> bool {
         }
     }
     true
+}
+
+/// Reads a file of labelled positions (`Options::positions`); the quiet ones become samples.
+/// A line that does not read is reported and skipped.
+fn load_positions(file: &str, out: &mut Vec<Sample>) {
+    let Ok(text) = std::fs::read_to_string(file) else {
+        eprintln!("cannot read {file}");
+        return;
+    };
+    for (n, line) in text.lines().enumerate() {
+        let mut fields = line.split_whitespace();
+        let (moves, score) = (fields.next(), fields.next().map(str::parse::<f64>));
+        let Some(Ok(score)) = score.filter(|s| s.as_ref().is_ok_and(|s| (0.0..=1.0).contains(s)))
+        else {
+            eprintln!("{file}:{}: no score from 0 to 1 after the moves", n + 1);
+            continue;
+        };
+        let mut b = EngineBoard::new(15, Variant::Freestyle);
+        if !play_all(&mut b, moves.unwrap_or_default()) {
+            eprintln!("{file}:{}: the moves do not play out", n + 1);
+            continue;
+        }
+        if quiet(&b) {
+            out.push(sample(&mut b, score, n % 5 == 0));
+        }
+    }
+}
+
+/// Plays comma-separated moves; false at a point that does not read, is taken, or comes
+/// after a five.
+fn play_all(b: &mut EngineBoard, moves: &str) -> bool {
+    for text in moves.split(',') {
+        let Ok(p) = Point::parse(text, 15) else {
+            return false;
+        };
+        let i = b.index(p);
+        if !b.is_empty(i) || b.winner().is_some() {
+            return false;
+        }
+        b.play(i);
+    }
+    b.winner().is_none()
 }
 
 /// No five to make for either side, no straight four for the side to move, no four-three or

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Labels positions of recorded Gomoku games with a reference Gomocup engine's judgement.
+
+From every finished freestyle 15x15 record in the RECORD_DIRs, `--per` positions are drawn at
+random (after the record's `opening` stones and at least four stones, before the last move).
+Each is given to the reference engine for `--ms` (`INFO timeout_turn`), and its last `Eval`
+(Rapfi prints one in its `MESSAGE` lines) becomes the side to move's expected score:
+a proven win (`M9`) 0.99, a proven loss (`-M9`) 0.01, and a number v the logistic
+1 / (1 + e^(-v/S)), with the scale S the one that predicts the games' results best. With
+`--result-weight W` the game's result (1, 1/2, 0 for the side to move) is mixed in.
+
+Writes one line per position, `moves score eval result`, for `gomoku_tune --positions`,
+which keeps the quiet positions.
+
+Usage: gomoku-label-positions.py ENGINE OUT RECORD_DIR... [--ms 60] [--per 3] [--seed 1]
+       [--jobs 2] [--result-weight 0]
+"""
+import argparse
+import glob
+import importlib.util
+import math
+import os
+import random
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("lost_turns", os.path.join(HERE, "gomoku-lost-turns.py"))
+lost_turns = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(lost_turns)
+
+
+def draw(dirs, per, rng):
+    """(moves, result for the side to move) of positions drawn from the records."""
+    positions = []
+    for d in dirs:
+        for path in sorted(glob.glob(os.path.join(d, "*.txt"))):
+            game = lost_turns.record(path)
+            if game is None or game[2] not in ("black", "white", "draw"):
+                continue
+            _, _, result, moves, opening = game
+            first = max(opening, 4)
+            plies = range(first, len(moves) - 1)
+            for n in rng.sample(plies, min(per, len(plies))):
+                me = "black" if n % 2 == 0 else "white"
+                score = 0.5 if result == "draw" else float(result == me)
+                positions.append((moves[:n], score))
+    rng.shuffle(positions)
+    return positions
+
+
+def scale(labelled):
+    """The S of 1 / (1 + e^(-v/S)) with the least logistic loss against the results."""
+    numbers = [(int(v), r) for _, v, r in labelled if v is not None and "M" not in v]
+    if not numbers:
+        return 100
+
+    def loss(s):
+        total = 0.0
+        for v, r in numbers:
+            q = min(max(1 / (1 + math.exp(-v / s)), 1e-6), 1 - 1e-6)
+            total -= r * math.log(q) + (1 - r) * math.log(1 - q)
+        return total / len(numbers)
+
+    return min(range(25, 2001, 25), key=loss)
+
+
+def expected(value, s):
+    if value.startswith("-M"):
+        return 0.01
+    if value.startswith("M"):
+        return 0.99
+    return 1 / (1 + math.exp(-int(value) / s))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("engine")
+    ap.add_argument("out")
+    ap.add_argument("records", nargs="+")
+    ap.add_argument("--ms", type=int, default=60)
+    ap.add_argument("--per", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--result-weight", type=float, default=0.0)
+    args = ap.parse_args()
+    if not 0.0 <= args.result_weight <= 1.0:
+        ap.error("--result-weight must lie between 0 and 1")
+    if args.per < 1 or args.ms < 1 or args.jobs < 1:
+        ap.error("--per, --ms and --jobs must be at least 1")
+    if not (os.path.isfile(args.engine) and os.access(args.engine, os.X_OK)):
+        ap.error(f"{args.engine}: not an executable file")
+    positions = draw(args.records, args.per, random.Random(args.seed))
+    if not positions:
+        sys.exit(f"no finished freestyle 15x15 game in {' '.join(args.records)}")
+    print(f"{len(positions)} positions", file=sys.stderr, flush=True)
+
+    def label(position):
+        moves, result = position
+        value, _ = lost_turns.judge(args.engine, moves, args.ms)
+        return moves, value, result
+
+    with ThreadPoolExecutor(args.jobs) as pool:
+        labelled = list(pool.map(label, positions))
+    # An answer without an Eval line is a win found at once (see gomoku-lost-turns.py).
+    labelled = [(m, "M1" if v is None else v, r) for m, v, r in labelled]
+    s = scale(labelled)
+    mates = sum("M" in v for _, v, _ in labelled)
+    print(f"scale S {s}; {mates} of {len(labelled)} proven wins or losses", file=sys.stderr)
+    w = args.result_weight
+    with open(args.out, "w") as out:
+        for moves, value, result in labelled:
+            score = w * result + (1 - w) * expected(value, s)
+            out.write(f"{','.join(moves)} {score:.4f} {value} {result:g}\n")
+
+
+if __name__ == "__main__":
+    main()
