@@ -49,16 +49,25 @@ def draw(dirs, per, rng):
     return positions
 
 
+def logistic(v, s):
+    """1 / (1 + e^(-v/s)), without overflow for large |v/s|."""
+    x = v / s
+    if x >= 0:
+        return 1 / (1 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1 + e)
+
+
 def scale(labelled):
-    """The S of 1 / (1 + e^(-v/S)) with the least logistic loss against the results."""
-    numbers = [(int(v), r) for _, v, r in labelled if v is not None and "M" not in v]
+    """The S of `logistic(v, S)` with the least logistic loss against the results."""
+    numbers = [(int(v), r) for _, v, r in labelled if "M" not in v]
     if not numbers:
         return 100
 
     def loss(s):
         total = 0.0
         for v, r in numbers:
-            q = min(max(1 / (1 + math.exp(-v / s)), 1e-6), 1 - 1e-6)
+            q = min(max(logistic(v, s), 1e-6), 1 - 1e-6)
             total -= r * math.log(q) + (1 - r) * math.log(1 - q)
         return total / len(numbers)
 
@@ -70,7 +79,7 @@ def expected(value, s):
         return 0.01
     if value.startswith("M"):
         return 0.99
-    return 1 / (1 + math.exp(-int(value) / s))
+    return logistic(int(value), s)
 
 
 def main():

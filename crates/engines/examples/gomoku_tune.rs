@@ -291,14 +291,14 @@ fn load_positions(file: &str, out: &mut Vec<Sample>) {
     };
     for (n, line) in text.lines().enumerate() {
         let mut fields = line.split_whitespace();
-        let (moves, score) = (fields.next(), fields.next().map(str::parse::<f64>));
-        let Some(Ok(score)) = score.filter(|s| s.as_ref().is_ok_and(|s| (0.0..=1.0).contains(s)))
-        else {
+        let moves = fields.next().unwrap_or_default();
+        let score = fields.next().and_then(|s| s.parse::<f64>().ok());
+        let Some(score) = score.filter(|s| (0.0..=1.0).contains(s)) else {
             eprintln!("{file}:{}: no score from 0 to 1 after the moves", n + 1);
             continue;
         };
         let mut b = EngineBoard::new(15, Variant::Freestyle);
-        if !play_all(&mut b, moves.unwrap_or_default()) {
+        if !play_all(&mut b, moves) {
             eprintln!("{file}:{}: the moves do not play out", n + 1);
             continue;
         }
