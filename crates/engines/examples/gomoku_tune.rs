@@ -26,14 +26,13 @@
 use boyi_core::{Point, Side};
 use boyi_engines::gomoku::board::EngineBoard;
 use boyi_engines::gomoku::learned::{
-    COMBOS, FITTED, TEMPO as FITTED_TEMPO, THREAT_WEIGHTS, combo, combos, hand_value,
+    COMBOS, FITTED, TEMPO as FITTED_TEMPO, THREAT_WEIGHTS, combo, combo_table, combos, hand_value,
 };
 use boyi_engines::gomoku::pattern::Threat;
 use boyi_engines::gomoku::search::{HAND_THREAT_WEIGHTS, THREAT_TERMS, threat_terms};
-use boyi_engines::tune::{self, Adam, load_dir, logistic_loss, sigmoid};
+use boyi_engines::tune::{self, Adam, load_dirs, logistic_loss, sigmoid};
 use boyi_games::gomoku::Variant;
 use clap::Parser;
-use std::path::Path;
 
 /// Weights: the side to move's combinations, the opponent's, the tempo, the threat terms.
 const N: usize = 2 * COMBOS + 1 + THREAT_TERMS;
@@ -75,12 +74,9 @@ struct Options {
 fn main() {
     let opts = Options::parse();
     let mut samples = Vec::new();
-    let mut games = 0;
-    for dir in &opts.dirs {
-        load_dir(Path::new(dir), &mut games, |text, held_out| {
-            load_record(text, &mut samples, held_out)
-        });
-    }
+    let games = load_dirs(&opts.dirs, |text, held_out| {
+        load_record(text, &mut samples, held_out)
+    });
     for file in &opts.positions {
         load_positions(file, &mut samples);
     }
@@ -196,19 +192,13 @@ fn print_table(w: &[f64], opts: &Options) {
     );
     println!();
     println!(
-        "/// The fitted value of each combination (`super::combos`): `[as the side to move's point, as"
+        "{}",
+        combo_table(
+            "FITTED",
+            "The fitted value of each combination (`super::combos`): `[as the side to move's point, as\nthe opponent's]`.",
+            |n| [round(w[n]), round(w[COMBOS + n])],
+        )
     );
-    println!("/// the opponent's]`.");
-    println!("pub const FITTED: [[i16; 2]; super::COMBOS] = [");
-    for (n, c) in combos().iter().enumerate() {
-        println!(
-            "    [{}, {}], // {}",
-            round(w[n]),
-            round(w[COMBOS + n]),
-            combo_name(c)
-        );
-    }
-    println!("];");
     println!();
     println!("/// The side to move's bonus.");
     println!("pub const TEMPO: i32 = {};", round(w[TEMPO]));
@@ -221,64 +211,29 @@ fn print_table(w: &[f64], opts: &Options) {
     println!("    [{}];", threats.join(", "));
 }
 
-/// A combination's patterns, the dead ones left out.
-fn combo_name(classes: &[usize; 4]) -> String {
-    const NAMES: [&str; 10] = ["", "B1", "F1", "B2", "F2", "B3", "F3", "B4", "F4", "five"];
-    let names: Vec<&str> = classes
-        .iter()
-        .filter(|&&c| c > 0)
-        .map(|&c| NAMES[c])
-        .collect();
-    if names.is_empty() {
-        "none".to_string()
-    } else {
-        names.join(" ")
-    }
-}
-
 /// Reads one record; false when it is not a finished freestyle game on an empty 15×15 board.
 fn load_record(text: &str, out: &mut Vec<Sample>, held_out: bool) -> bool {
-    let field = |key: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(key).map(|v| v.trim().to_string()))
-    };
-    let empty = ["15"; 15].join("/") + " b";
-    if field("game ").as_deref() != Some("gomoku")
-        || field("variant ").as_deref() != Some("freestyle")
-        || field("start ").as_deref() != Some(empty.as_str())
-    {
-        return false;
-    }
-    let (Some(moves), Some(result)) = (field("moves "), field("result ")) else {
+    let Some(game) = tune::freestyle_game(text) else {
         return false;
     };
-    let winner = match result.as_str() {
-        "black" => Some(Side::Black),
-        "white" => Some(Side::White),
-        "draw" => None,
+    let winner = match game.result.as_deref() {
+        Some("black") => Some(Side::Black),
+        Some("white") => Some(Side::White),
+        Some("draw") => None,
         _ => return false,
     };
-    let opening: usize = field("opening ").and_then(|v| v.parse().ok()).unwrap_or(0);
-    let mut b = EngineBoard::new(15, Variant::Freestyle);
-    for (ply, text) in moves.split(',').enumerate() {
-        let Ok(p) = Point::parse(text, 15) else {
-            return true;
-        };
-        let i = b.index(p);
-        if !b.is_empty(i) {
-            return true;
-        }
-        b.play(i);
-        if ply + 1 >= opening.max(4) && b.winner().is_none() && quiet(&b) {
-            let me = b.side();
+    let mut visit = |b: &mut EngineBoard| {
+        if b.ply() >= game.opening.max(4) && b.winner().is_none() && quiet(b) {
             let result = match winner {
-                Some(s) if s == me => 1.0,
+                Some(s) if s == b.side() => 1.0,
                 Some(_) => 0.0,
                 None => 0.5,
             };
-            out.push(sample(&mut b, result, held_out));
+            out.push(sample(b, result, held_out));
         }
-    }
+    };
+    let mut last = game.replay(|b, _, _| visit(b));
+    visit(&mut last);
     true
 }
 

@@ -1,7 +1,11 @@
-//! Pieces shared by the Texel tuners (`examples/*_tune.rs`), which fit evaluation weights to
-//! game results: reading a directory of records, the logistic loss, the fit of its scale and
-//! Adam's steps.
+//! Pieces shared by the tuners (`examples/*_tune.rs`, `examples/gomoku_policy.rs`), which
+//! fit evaluation weights to game results or to the moves played: reading a directory of
+//! records and a freestyle Gomoku record, the logistic loss, the fit of its scale and Adam's
+//! steps.
 
+use crate::gomoku::board::EngineBoard;
+use boyi_core::Point;
+use boyi_games::gomoku::Variant;
 use std::path::Path;
 
 pub fn sigmoid(x: f64) -> f64 {
@@ -52,6 +56,15 @@ pub fn load_dir(dir: &Path, games: &mut usize, mut load: impl FnMut(&str, bool) 
     }
 }
 
+/// `load_dir` over each of `dirs`; the number of games taken.
+pub fn load_dirs(dirs: &[String], mut load: impl FnMut(&str, bool) -> bool) -> usize {
+    let mut games = 0;
+    for dir in dirs {
+        load_dir(Path::new(dir), &mut games, &mut load);
+    }
+    games
+}
+
 /// The scale among `unit`, 2·`unit` … 200·`unit` with the least `loss`.
 pub fn fit_k(unit: f64, loss: impl Fn(f64) -> f64) -> f64 {
     let mut best = (f64::MAX, 0.0);
@@ -99,6 +112,62 @@ impl Adam {
         let vh = self.v[i] / (1.0 - Self::B2.powi(self.t));
         -self.rate * mh / (vh.sqrt() + 1e-12)
     }
+}
+
+/// The fields of a Boyi record of a freestyle Gomoku game from the empty 15×15 board that the
+/// Gomoku tuners read.
+pub struct FreestyleGame {
+    /// The comma-separated moves.
+    pub moves: String,
+    /// `black`, `white` or `draw` when the game ended.
+    pub result: Option<String>,
+    /// Stones placed by the opening before the players chose.
+    pub opening: usize,
+    /// The players' specs: black's, then white's.
+    pub players: [Option<String>; 2],
+}
+
+impl FreestyleGame {
+    /// Plays the moves on an empty engine board, calling `visit` with the board, the ply and
+    /// the point of the move before each move is played; stops at a point that does not read
+    /// or is taken, and after a five. Returns the board after the last move played.
+    pub fn replay(&self, mut visit: impl FnMut(&mut EngineBoard, usize, usize)) -> EngineBoard {
+        let mut b = EngineBoard::new(15, Variant::Freestyle);
+        for (ply, text) in self.moves.split(',').enumerate() {
+            let Ok(p) = Point::parse(text, 15) else {
+                break;
+            };
+            let i = b.index(p);
+            if !b.is_empty(i) || b.winner().is_some() {
+                break;
+            }
+            visit(&mut b, ply, i);
+            b.play(i);
+        }
+        b
+    }
+}
+
+/// Reads a record of a freestyle game from the empty 15×15 board; `None` for any other record
+/// or one without moves.
+pub fn freestyle_game(text: &str) -> Option<FreestyleGame> {
+    let field = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key).map(|v| v.trim().to_string()))
+    };
+    let empty = ["15"; 15].join("/") + " b";
+    if field("game ").as_deref() != Some("gomoku")
+        || field("variant ").as_deref() != Some("freestyle")
+        || field("start ").as_deref() != Some(empty.as_str())
+    {
+        return None;
+    }
+    Some(FreestyleGame {
+        moves: field("moves ")?,
+        result: field("result "),
+        opening: field("opening ").and_then(|v| v.parse().ok()).unwrap_or(0),
+        players: [field("black "), field("white ")],
+    })
 }
 
 #[cfg(test)]

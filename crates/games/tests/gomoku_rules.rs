@@ -195,6 +195,22 @@ fn renju_forbidden_points_are_not_listed() {
 }
 
 #[test]
+fn the_recent_stones_are_read_back_from_the_last_move() {
+    let mut g = Gomoku::start(&Variant::Freestyle, None).unwrap();
+    assert_eq!(g.recent_stone(0), None);
+    play(&mut g, "h8");
+    play(&mut g, "pass");
+    play(&mut g, "i9");
+    assert_eq!(g.last_stone(), Some(pt("i9")));
+    assert_eq!(g.recent_stone(0), Some(pt("i9")));
+    assert_eq!(g.recent_stone(1), None, "a pass is no stone");
+    assert_eq!(g.recent_stone(2), Some(pt("h8")));
+    assert_eq!(g.recent_stone(3), None);
+    g.undo();
+    assert_eq!(g.recent_stone(1), Some(pt("h8")));
+}
+
+#[test]
 fn pass_twice_is_a_draw() {
     let mut g = Gomoku::start(&Variant::Freestyle, None).unwrap();
     play(&mut g, "pass");

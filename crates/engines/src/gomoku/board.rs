@@ -114,6 +114,9 @@ pub struct EngineBoard {
     side: Side,
     hash: u64,
     history: Vec<usize>,
+    /// The last two moves before `history` began, newest first (`PASS` when none or a pass),
+    /// from the game the board was built from.
+    root_recent: [usize; 2],
     winner: Option<Side>,
     /// The rules board, kept in step for exact renju forbidden-point tests.
     grid: Board,
@@ -162,6 +165,7 @@ impl EngineBoard {
             side: Side::Black,
             hash: 0,
             history: Vec::with_capacity(size * size),
+            root_recent: [PASS; 2],
             winner: None,
             grid: Board::new(size),
             points: Vec::with_capacity(size * size),
@@ -209,6 +213,7 @@ impl EngineBoard {
             }
         }
         b.side = boyi_core::Game::side_to_move(pos);
+        b.root_recent = [0, 1].map(|back| pos.recent_stone(back).map_or(PASS, |p| b.index(p)));
         b.rebuild();
         b
     }
@@ -375,6 +380,11 @@ impl EngineBoard {
         self.cells[i].value[s.index()]
     }
 
+    /// The key of point `i`'s four patterns for `s` (`learned::fit_key`).
+    pub fn fit_key(&self, i: usize, s: Side) -> u16 {
+        self.cells[i].fit_key[s.index()]
+    }
+
     /// Empty points where `s` has a threat of class `t`.
     pub fn count(&self, s: Side, t: Threat) -> u16 {
         self.threat_counts[s.index()][t as usize]
@@ -407,7 +417,19 @@ impl EngineBoard {
     }
 
     pub fn last(&self) -> Option<usize> {
-        self.history.last().copied().filter(|&i| i != PASS)
+        self.recent(0)
+    }
+
+    /// The stone played `back` moves before the last (0: the last), if that move was a stone;
+    /// the moves before the board was built count too, as far as `root_recent` holds them.
+    pub fn recent(&self, back: usize) -> Option<usize> {
+        let n = self.history.len();
+        let i = if back < n {
+            self.history[n - 1 - back]
+        } else {
+            *self.root_recent.get(back - n)?
+        };
+        (i != PASS).then_some(i)
     }
 
     /// Whether the last turn was a pass.

@@ -5,18 +5,27 @@
 //! matter), with an overline counted as dead: 10 classes taken 4 at a time with repetition,
 //! 715 combinations. The values are fitted to game results by `examples/gomoku_tune.rs`,
 //! starting from the hand-set line values (`hand_value`), and written into `table.rs`.
+//!
+//! Beside them, an optional move order (`policy_score`): values per combination and per
+//! place of a candidate, fitted to a strong player's moves by `examples/gomoku_policy.rs` and
+//! written into `policy.rs`.
 
+use super::board::EngineBoard;
 use super::pattern::{PATTERN_VALUE, PATTERNS, Pattern};
 use std::sync::OnceLock;
 
 /// Pattern classes of a combination: every pattern but the overline, which counts as dead.
-const CLASSES: usize = 10;
+pub const CLASSES: usize = 10;
 /// Multisets of four classes.
 pub const COMBOS: usize = 715;
 
 #[path = "table.rs"]
 mod table;
 pub use table::{FITTED, TEMPO, THREAT_WEIGHTS};
+
+#[path = "policy.rs"]
+mod policy;
+pub use policy::{POLICY, POLICY_BEFORE, POLICY_CROSS, POLICY_LAST, POLICY_NEAR};
 
 /// The class of a pattern.
 #[inline]
@@ -96,11 +105,123 @@ pub fn combo(p: [Pattern; 4]) -> usize {
     index_table()[fit_key(p) as usize] as usize
 }
 
+/// A combination's patterns, the dead ones left out.
+pub fn combo_name(classes: &[usize; 4]) -> String {
+    const NAMES: [&str; 10] = ["", "B1", "F1", "B2", "F2", "B3", "F3", "B4", "F4", "five"];
+    let names: Vec<&str> = classes
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| NAMES[c])
+        .collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(" ")
+    }
+}
+
+/// The text of a table of two values per combination, `pub const NAME: [[i16; 2];
+/// super::COMBOS]` after the doc comment `doc`, a line each with the combination's name: the
+/// tuners write `table.rs` and `policy.rs` with it.
+pub fn combo_table(name: &str, doc: &str, values: impl Fn(usize) -> [i16; 2]) -> String {
+    let mut out = String::new();
+    for line in doc.lines() {
+        out += &format!("/// {line}\n");
+    }
+    out += &format!("pub const {name}: [[i16; 2]; super::COMBOS] = [\n");
+    for (n, c) in combos().iter().enumerate() {
+        let [a, b] = values(n);
+        out += &format!("    [{a}, {b}], // {}\n", combo_name(c));
+    }
+    out + "];"
+}
+
+/// The combination index of a pattern key (`fit_key`).
+#[inline]
+pub fn combo_of_key(key: u16) -> usize {
+    index_table()[key as usize] as usize
+}
+
 /// The fitted values of every key (`fit_key`), `[as the side to move's, as the opponent's]`:
 /// the board reads a point's values with one look-up.
 pub fn fit_table() -> &'static [[i16; 2]] {
     static TABLE: OnceLock<Vec<[i16; 2]>> = OnceLock::new();
     TABLE.get_or_init(|| index_table().iter().map(|&c| FITTED[c as usize]).collect())
+}
+
+/// Counts of stones within the 5×5 square around a point (the point itself is empty).
+pub const NEAR: usize = 25;
+/// Places relative to an earlier move (`relation`).
+pub const RELATIONS: usize = 11;
+/// The ordering weights (`policy_features`), in order: the mover's combinations, the
+/// opponent's, the pair of their highest classes, the nearby-stone counts, the place relative
+/// to the last move and to the one before.
+pub const POLICY_CROSS_AT: usize = 2 * COMBOS;
+pub const POLICY_NEAR_AT: usize = POLICY_CROSS_AT + CLASSES * CLASSES;
+pub const POLICY_LAST_AT: usize = POLICY_NEAR_AT + NEAR;
+pub const POLICY_BEFORE_AT: usize = POLICY_LAST_AT + RELATIONS;
+pub const POLICY_WEIGHTS: usize = POLICY_BEFORE_AT + RELATIONS;
+
+/// The ordering weights of a candidate `i` for the side to move (`POLICY_WEIGHTS`): its
+/// score is the sum of theirs. The values are fitted to a strong player's choices by
+/// `examples/gomoku_policy.rs`.
+pub fn policy_features(b: &EngineBoard, i: usize) -> [usize; 6] {
+    let me = b.side();
+    let own = combo_of_key(b.fit_key(i, me));
+    let other = combo_of_key(b.fit_key(i, !me));
+    let all = combos();
+    [
+        own,
+        COMBOS + other,
+        POLICY_CROSS_AT + all[own][3] * CLASSES + all[other][3],
+        POLICY_NEAR_AT + usize::from(b.near(i)).min(NEAR - 1),
+        POLICY_LAST_AT + relation(b, i, b.last()),
+        POLICY_BEFORE_AT + relation(b, i, b.recent(1)),
+    ]
+}
+
+/// Point `i` relative to an earlier move `m`: its distance (1 to 5, farther counted as 5),
+/// less one, plus 5 when it is not on one of `m`'s lines; 10 without `m`.
+fn relation(b: &EngineBoard, i: usize, m: Option<usize>) -> usize {
+    let Some(m) = m else {
+        return RELATIONS - 1;
+    };
+    let (p, q) = (b.point(i), b.point(m));
+    let dx = p.col.abs_diff(q.col);
+    let dy = p.row.abs_diff(q.row);
+    let lined = dx == 0 || dy == 0 || dx == dy;
+    usize::from(dx.max(dy).clamp(1, 5)) - 1 + if lined { 0 } else { 5 }
+}
+
+/// The fitted ordering values as one array by weight (`policy_features`).
+pub fn policy_weights() -> &'static [i32; POLICY_WEIGHTS] {
+    static W: OnceLock<[i32; POLICY_WEIGHTS]> = OnceLock::new();
+    W.get_or_init(|| {
+        let mut w = [0; POLICY_WEIGHTS];
+        for (n, v) in POLICY.iter().enumerate() {
+            w[n] = i32::from(v[0]);
+            w[COMBOS + n] = i32::from(v[1]);
+        }
+        let parts: [(usize, &[i16]); 4] = [
+            (POLICY_CROSS_AT, &POLICY_CROSS),
+            (POLICY_NEAR_AT, &POLICY_NEAR),
+            (POLICY_LAST_AT, &POLICY_LAST),
+            (POLICY_BEFORE_AT, &POLICY_BEFORE),
+        ];
+        for (at, values) in parts {
+            for (n, &v) in values.iter().enumerate() {
+                w[at + n] = i32::from(v);
+            }
+        }
+        w
+    })
+}
+
+/// A candidate's fitted ordering score for the side to move.
+#[inline]
+pub fn policy_score(b: &EngineBoard, i: usize) -> i32 {
+    let w = policy_weights();
+    policy_features(b, i).iter().map(|&f| w[f]).sum()
 }
 
 /// The hand-set evaluation's value of a combination for the side to move: its line values
@@ -118,6 +239,8 @@ pub fn hand_value(classes: [usize; 4]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boyi_core::{Game, Point, Side};
+    use boyi_games::gomoku::{Gomoku, Variant};
 
     #[test]
     fn combinations_ignore_the_order_of_the_directions() {
@@ -147,5 +270,43 @@ mod tests {
         assert_eq!(hand_value([0, 0, 6, 7]), 48 + 56);
         // A five's own line is left out.
         assert_eq!(hand_value([0, 0, 1, 9]), 1);
+    }
+
+    #[test]
+    fn the_policy_reads_the_patterns_at_a_point_and_its_place_from_the_last_moves() {
+        let moves = "h8,a1,h9,a2,h10";
+        let mut game = Gomoku::start(&Variant::Freestyle, Some(15)).unwrap();
+        game.play_list(moves).unwrap();
+        let mut played = EngineBoard::new(15, Variant::Freestyle);
+        for m in moves.split(',') {
+            played.play(played.index(Point::parse(m, 15).unwrap()));
+        }
+        // White to move; h11 would give black's open three a straight four.
+        let i = played.index(Point::parse("h11", 15).unwrap());
+        let f = policy_features(&played, i);
+        let (own, other) = (f[0], f[1] - COMBOS);
+        assert_eq!(own, combo(played.patterns(i, Side::White)));
+        assert_eq!(other, combo(played.patterns(i, Side::Black)));
+        assert_eq!(combos()[other][3], class(Pattern::F4));
+        assert_eq!(
+            f[2],
+            POLICY_CROSS_AT + combos()[own][3] * CLASSES + class(Pattern::F4)
+        );
+        // Next to the last move (h10) on its line; five columns or more from white's a2 and
+        // off its lines.
+        assert_eq!(f[4], POLICY_LAST_AT);
+        assert_eq!(f[5], POLICY_BEFORE_AT + 4 + 5);
+        let w = policy_weights();
+        assert_eq!(
+            policy_score(&played, i),
+            f.iter().map(|&k| w[k]).sum::<i32>()
+        );
+        // A board built from the game knows its last moves too.
+        let built = EngineBoard::from_game(&game);
+        assert_eq!(policy_features(&built, i), f);
+        // Without moves the place is its own weight.
+        let empty = EngineBoard::new(15, Variant::Freestyle);
+        let f = policy_features(&empty, i);
+        assert_eq!(f[4..], [POLICY_LAST_AT + 10, POLICY_BEFORE_AT + 10]);
     }
 }

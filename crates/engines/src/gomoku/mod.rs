@@ -25,7 +25,7 @@ impl GamePlayers for Gomoku {
         &[
             (
                 "strong",
-                "pattern tables, VCF/VCT threat search, PVS with a transposition table; options: width, vct (0/1), depth, hash (MB), defence (the opponent's potential in percent of the own with eval 0-2, default 70), lmr (moves before reductions), eval (0 point values, 1 with initiative, 2 line values and threats by who moves, 3 (default) the same with values fitted to game results), tm (0/1: the main search's share of the time), hist (0/1: history move ordering), vcts (the root VCT's time is the budget over this, default 3), iter (percent of the budget after which no iteration starts), rw (root moves searched, 0: all), vctd (threats of the root VCT, default 7), lvcf (fours of the quiet leaves' VCF; default 0 in freestyle, 4 otherwise), avn (thousands of nodes of the threat check's VCT, default 100), null (null-move reduction, default 2, 0: off), mc (move-count pruning of quiet moves at depth 1-2, default 3, 0: off), lmrd (least depth of a late move reduction, default 3), lmrx (moves before a two-ply reduction, default 18), pcs (the check of the opponent's threats after a pass takes the budget over this, default 4), rfp (reverse futility margin a ply, default 40, 0: off), rfpd (its deepest node, default 5), fut (futility margin a ply, default 40, 0: off), futd (its deepest node, default 3)",
+                "pattern tables, VCF/VCT threat search, PVS with a transposition table; options: width, vct (0/1), depth, hash (MB), defence (the opponent's potential in percent of the own with eval 0-2, default 70), lmr (moves before reductions), eval (0 point values, 1 with initiative, 2 line values and threats by who moves, 3 (default) the same with values fitted to game results), tm (0/1: the main search's share of the time), hist (0/1: history move ordering), ord (0/1: candidates ordered by values fitted to a strong player's moves), pr (with ord=1: a ply more reduction per this many hundredths below the best ordering score, 0: off), pp (with ord=1: quiet moves this many hundredths below the best skipped at depth 1-3, 0: off), vcts (the root VCT's time is the budget over this, default 3), iter (percent of the budget after which no iteration starts), rw (root moves searched, 0: all), vctd (threats of the root VCT, default 7), lvcf (fours of the quiet leaves' VCF; default 0 in freestyle, 4 otherwise), avn (thousands of nodes of the threat check's VCT, default 100), null (null-move reduction, default 2, 0: off), mc (move-count pruning of quiet moves at depth 1-2, default 3, 0: off), lmrd (least depth of a late move reduction, default 3), lmrx (moves before a two-ply reduction, default 18), pcs (the check of the opponent's threats after a pass takes the budget over this, default 4), rfp (reverse futility margin a ply, default 40, 0: off), rfpd (its deepest node, default 5), fut (futility margin a ply, default 40, 0: off), futd (its deepest node, default 3)",
             ),
             (
                 "seed000",
@@ -114,9 +114,9 @@ const BENCH: &[(&str, &str, u32)] = &[
 
 fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, TextError> {
     spec.allow(&[
-        "width", "vct", "depth", "hash", "defence", "lmr", "eval", "tm", "hist", "vcts", "iter",
-        "rw", "vctd", "lvcf", "avn", "null", "lmrd", "lmrx", "mc", "pcs", "rfp", "rfpd", "fut",
-        "futd",
+        "width", "vct", "depth", "hash", "defence", "lmr", "eval", "tm", "hist", "ord", "vcts",
+        "iter", "rw", "vctd", "lvcf", "avn", "null", "lmrd", "lmrx", "mc", "pcs", "rfp", "rfpd",
+        "fut", "futd", "pr", "pp",
     ])?;
     let mut config = Config::default();
     if let Some(w) = spec.number::<usize>("width")? {
@@ -143,6 +143,12 @@ fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, Text
     if let Some(v) = spec.number::<i32>("lmrd")? {
         config.lmr_depth = v.clamp(1, 10);
     }
+    if let Some(v) = spec.number::<i32>("pr")? {
+        config.policy_reduce = v.max(0);
+    }
+    if let Some(v) = spec.number::<i32>("pp")? {
+        config.policy_prune = v.max(0);
+    }
     if let Some(v) = spec.number::<usize>("lmrx")? {
         config.lmr_deep = v;
     }
@@ -163,6 +169,9 @@ fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, Text
     }
     if let Some(v) = spec.number::<u8>("hist")? {
         config.history = v != 0;
+    }
+    if let Some(v) = spec.number::<u8>("ord")? {
+        config.policy = v != 0;
     }
     if let Some(v) = spec.number::<u8>("tm")? {
         config.time_use = v != 0;

@@ -1,10 +1,11 @@
 //! The strong Gomoku engine: threat-space search first (VCF, then VCT within a budget), then
 //! principal-variation search with iterative deepening and a transposition table over
 //! candidate moves chosen by threats (forced answers to fives and threes) and the neighbourhood
-//! of the stones, ordered by the incremental point values.
+//! of the stones, ordered by the incremental point values (or, as an option, by values fitted
+//! to a strong player's moves: `learned::policy_score`).
 
 use super::board::EngineBoard;
-use super::learned::{TEMPO, THREAT_WEIGHTS};
+use super::learned::{TEMPO, THREAT_WEIGHTS, policy_score};
 use super::pattern::{PATTERN_VALUE, Pattern, THREAT_VALUE, Threat};
 use super::threat::{ThreatSearch, collect, fives, has_open_three, playable, threat_points};
 use crate::alphabeta::{MATE, to_score};
@@ -75,6 +76,9 @@ pub struct Config {
     pub iter_start: u32,
     /// Whether moves are ordered by their cut-offs (`order_by_history`).
     pub history: bool,
+    /// Whether candidates are ordered by the values fitted to a strong player's choices
+    /// (`learned::policy_score`) rather than by their point values.
+    pub policy: bool,
     /// The root VCT may take the time budget over this.
     pub vct_share: u32,
     /// Root moves searched after ordering (0: all candidates).
@@ -87,6 +91,12 @@ pub struct Config {
     pub lmr_depth: i32,
     /// Moves after which a late move is reduced by two plies (from depth 4).
     pub lmr_deep: usize,
+    /// With `policy`: from depth 2, a null-window move's reduction grows by a ply per this
+    /// many hundredths its ordering score lies below the node's best, up to three (0: off).
+    pub policy_reduce: i32,
+    /// With `policy`: up to depth 3, a quiet null-window move this many hundredths below the
+    /// node's best is skipped (0: off).
+    pub policy_prune: i32,
     /// Late quiet moves pruned at non-PV nodes of depth 1 and 2: moves past this many
     /// times the depth that make no three or four for either side (0: none).
     pub move_count: usize,
@@ -120,12 +130,15 @@ impl Default for Config {
             time_use: true,
             iter_start: 80,
             history: false,
+            policy: false,
             vct_share: 3,
             root_width: 30,
             vct_depth: 7,
             null_r: 2,
             lmr_depth: 3,
             lmr_deep: 18,
+            policy_reduce: 0,
+            policy_prune: 0,
             move_count: 3,
             pass_check_share: 4,
             rfp: 40,
@@ -640,11 +653,12 @@ impl Engine {
             self.pool.push(moves);
             return self.leaf(b);
         }
+        let top = moves.iter().map(|m| m.1).max().unwrap_or(0);
         for mv in moves.iter_mut() {
             if mv.0 == tt_move {
                 mv.1 = i32::MAX;
             } else if self.killers[ply].contains(&mv.0) {
-                mv.1 = mv.1.saturating_add(50_000);
+                mv.1 = mv.1.saturating_add(KILLER_BONUS);
             }
         }
         let all = keep_legal(
@@ -664,14 +678,21 @@ impl Engine {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = moves[0].0;
-        for (n, &(m, _)) in moves.iter().enumerate() {
+        for (n, &(m, score)) in moves.iter().enumerate() {
             let child = if forced && depth > 0 {
                 depth
             } else {
                 depth - 1
             };
-            if self.late_quiet(b, m, n, depth, beta - alpha0 > 1)
+            let gap = if score >= KILLER_BONUS / 2 {
+                0
+            } else {
+                top - score
+            };
+            let pv = beta - alpha0 > 1;
+            if self.late_quiet(b, m, n, depth, pv)
                 || (futile && n > 0 && quiet_move(b, m))
+                || self.policy_pruned(b, m, n, depth, pv, gap)
             {
                 continue;
             }
@@ -680,7 +701,8 @@ impl Engine {
             let v = if n == 0 {
                 -self.negamax(b, child, ply + 1, -beta, -alpha)
             } else {
-                let reduce = self.reduction(forced, depth, n);
+                let reduce =
+                    self.reduction(forced, depth, n) + self.policy_reduction(forced, depth, gap);
                 let mut v = -self.negamax(b, child - reduce, ply + 1, -alpha - 1, -alpha);
                 if v > alpha && !self.aborted {
                     v = -self.negamax(b, child, ply + 1, -beta, -alpha);
@@ -740,6 +762,38 @@ impl Engine {
         } else {
             1
         }
+    }
+
+    /// Extra plies of reduction for a move `gap` hundredths below the node's best ordering
+    /// score (`policy_reduce`).
+    fn policy_reduction(&self, forced: bool, depth: i32, gap: i32) -> i32 {
+        let c = &self.config;
+        if forced || !c.policy || c.policy_reduce <= 0 || depth < 2 {
+            0
+        } else {
+            (gap / c.policy_reduce).min(3)
+        }
+    }
+
+    /// Whether a quiet null-window move far below the node's best ordering score is skipped
+    /// near the leaves (`policy_prune`).
+    fn policy_pruned(
+        &self,
+        b: &EngineBoard,
+        m: usize,
+        n: usize,
+        depth: i32,
+        pv: bool,
+        gap: i32,
+    ) -> bool {
+        let c = &self.config;
+        c.policy
+            && c.policy_prune > 0
+            && !pv
+            && n > 0
+            && (1..=3).contains(&depth)
+            && gap > c.policy_prune
+            && quiet_move(b, m)
     }
 
     /// Move-count pruning: near the leaves of a null-window search, the `n`th move (counted
@@ -935,15 +989,34 @@ impl Engine {
         self.scratch = f;
         let defend = has_open_three(b, !me);
         for i in b.zone() {
-            let (mine, theirs) = (b.threat(i, me), b.threat(i, !me));
-            if defend && mine < Threat::Four && theirs < Threat::Four {
+            if defend && !defends(b, i) {
                 continue;
             }
-            let score = b.value(i, me) * 5 / 4 + b.value(i, !me) + b.near(i) as i32;
+            let score = if self.config.policy {
+                policy_score(b, i)
+            } else {
+                value_order(b, i)
+            };
             out.push((i, score));
         }
     }
 }
+
+/// Whether point `i` blocks the opponent's threatened straight four or makes a four: the
+/// only candidates against an open three.
+pub fn defends(b: &EngineBoard, i: usize) -> bool {
+    let me = b.side();
+    b.threat(i, me) >= Threat::Four || b.threat(i, !me) >= Threat::Four
+}
+
+/// The ordering score of point `i` by its point values, the own counted 5/4.
+pub fn value_order(b: &EngineBoard, i: usize) -> i32 {
+    let me = b.side();
+    b.value(i, me) * 5 / 4 + b.value(i, !me) + i32::from(b.near(i))
+}
+
+/// The ordering bonus of a killer move.
+const KILLER_BONUS: i32 = 50_000;
 
 /// Whether `m` makes no three or four for either side.
 fn quiet_move(b: &EngineBoard, m: usize) -> bool {
@@ -1355,6 +1428,35 @@ mod tests {
         e.config.move_count = 0;
         let b = board(Variant::Freestyle, "h8,a1,i8,a2");
         assert!(!e.late_quiet(&b, quiet, 10, 1, false));
+    }
+
+    #[test]
+    fn the_policy_reduces_and_prunes_only_when_ordering_and_asked_to() {
+        let mut e = Engine::new(Config {
+            tt_entries: 1 << 10,
+            policy_reduce: 200,
+            policy_prune: 500,
+            ..Config::default()
+        });
+        let b = board(Variant::Freestyle, "h8,a1,i8,a2");
+        let (three, quiet) = (at(&b, "g8"), at(&b, "a15"));
+        // Without the fitted order the gaps mean nothing.
+        assert_eq!(e.policy_reduction(false, 5, 1000), 0);
+        assert!(!e.policy_pruned(&b, quiet, 3, 2, false, 1000));
+        e.config.policy = true;
+        assert_eq!(e.policy_reduction(false, 5, 199), 0);
+        assert_eq!(e.policy_reduction(false, 5, 399), 1);
+        assert_eq!(e.policy_reduction(false, 5, 5000), 3);
+        assert_eq!(e.policy_reduction(true, 5, 5000), 0);
+        assert_eq!(e.policy_reduction(false, 1, 5000), 0);
+        assert!(e.policy_pruned(&b, quiet, 3, 2, false, 501));
+        assert!(!e.policy_pruned(&b, quiet, 3, 2, false, 500));
+        assert!(!e.policy_pruned(&b, quiet, 3, 4, false, 501));
+        assert!(!e.policy_pruned(&b, quiet, 3, 2, true, 501));
+        assert!(!e.policy_pruned(&b, quiet, 0, 2, false, 501));
+        assert!(!e.policy_pruned(&b, three, 3, 2, false, 501));
+        e.config.policy_prune = 0;
+        assert!(!e.policy_pruned(&b, quiet, 3, 2, false, 5000));
     }
 
     #[test]

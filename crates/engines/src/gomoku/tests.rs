@@ -298,6 +298,38 @@ fn a_move_that_allows_a_vct_is_replaced_by_a_defence() {
 }
 
 #[test]
+fn the_fitted_order_and_its_reductions_still_win_and_defend() {
+    let config = || Config {
+        tt_entries: 1 << 16,
+        policy: true,
+        policy_reduce: 200,
+        policy_prune: 500,
+        ..Config::default()
+    };
+    let p = pos(Variant::Freestyle, "h8,a1,h9,a2,h10,a3,h11,b9");
+    let m = strong_move_with(&p, 5, config());
+    assert!(m == pt("h7") || m == pt("h12"), "{m}");
+    let p = pos(Variant::Freestyle, "h8,a1,h9,a2,h10");
+    let m = strong_move_with(&p, 5, config());
+    assert!(
+        [pt("h7"), pt("h11"), pt("h6"), pt("h12")].contains(&m),
+        "{m}"
+    );
+    // The position of the test above, where j12 loses at once to white's threats.
+    let p = pos(
+        Variant::Freestyle,
+        "a5,h11,a12,n2,g11,h10,h9,g10,i10,g8,f9,e9,k9,g9,g6,i9,e7,h12,h13,f8",
+    );
+    for depth in [3, 5] {
+        let m = strong_move_with(&p, depth, config());
+        assert!(
+            !threat_win_after(&p, m, 40_000),
+            "depth {depth}: {m} allows a threat win"
+        );
+    }
+}
+
+#[test]
 fn a_move_the_search_found_lost_is_no_defence() {
     // From a standard match against seed 001: black to move. The depth-5 search chose e11,
     // which the check after the search finds lost to a VCT; the next defence it tried, h9,

@@ -98,7 +98,13 @@ impl Gomoku {
 
     /// The stone played last, if the last move was a stone.
     pub fn last_stone(&self) -> Option<Point> {
-        match self.history.last()?.mv {
+        self.recent_stone(0)
+    }
+
+    /// The stone played `back` moves before the last (0: the last), if that move was a stone.
+    pub fn recent_stone(&self, back: usize) -> Option<Point> {
+        let n = self.history.len();
+        match self.history.get(n.checked_sub(back + 1)?)?.mv {
             Move::Stone(p) => Some(p),
             Move::Pass => None,
         }
