@@ -13,8 +13,8 @@
 //! (`learned::policy_features`): its combination of patterns as the mover's point and as the
 //! opponent's, the pair of their highest pattern classes, the count of stones within the 5×5
 //! square around it, and its place relative to the last move and to the mover's own last
-//! move; a softmax over the scores is the predicted choice. The values minimise the mean cross-entropy of the moves made plus
-//! `lambda · Σ w²`, by Adam. Games whose number is a multiple of five are held out. The
+//! move; a softmax over the scores is the predicted choice. The values minimise the mean
+//! cross-entropy of the moves made plus `lambda · Σ w²`, by Adam. Games whose number is a multiple of five are held out. The
 //! report compares, on the held-out positions, how often the move made is the first and
 //! among the first 18 (the search's width) under the present order (the point values) and
 //! under the fitted one. The table is printed, in hundredths of the softmax's units, as the

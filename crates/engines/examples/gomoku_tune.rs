@@ -23,14 +23,14 @@
 //! are fitted like the records' (cross-entropy with the score). `--from-table` starts the
 //! descent from the engine's present table; `--steps 0` then only reports its losses.
 
-use boyi_core::{Point, Side};
+use boyi_core::Side;
 use boyi_engines::gomoku::board::EngineBoard;
 use boyi_engines::gomoku::learned::{
     COMBOS, FITTED, TEMPO as FITTED_TEMPO, THREAT_WEIGHTS, combo, combo_table, combos, hand_value,
 };
 use boyi_engines::gomoku::pattern::Threat;
 use boyi_engines::gomoku::search::{HAND_THREAT_WEIGHTS, THREAT_TERMS, threat_terms};
-use boyi_engines::tune::{self, Adam, load_dirs, logistic_loss, sigmoid};
+use boyi_engines::tune::{self, Adam, load_dirs, logistic_loss, play_moves, sigmoid};
 use boyi_games::gomoku::Variant;
 use clap::Parser;
 
@@ -253,7 +253,7 @@ fn load_positions(file: &str, out: &mut Vec<Sample>) {
             continue;
         };
         let mut b = EngineBoard::new(15, Variant::Freestyle);
-        if !play_all(&mut b, moves) {
+        if !play_moves(&mut b, moves, |_, _, _| {}) || b.winner().is_some() {
             eprintln!("{file}:{}: the moves do not play out", n + 1);
             continue;
         }
@@ -261,22 +261,6 @@ fn load_positions(file: &str, out: &mut Vec<Sample>) {
             out.push(sample(&mut b, score, n % 5 == 0));
         }
     }
-}
-
-/// Plays comma-separated moves; false at a point that does not read, is taken, or comes
-/// after a five.
-fn play_all(b: &mut EngineBoard, moves: &str) -> bool {
-    for text in moves.split(',') {
-        let Ok(p) = Point::parse(text, 15) else {
-            return false;
-        };
-        let i = b.index(p);
-        if !b.is_empty(i) || b.winner().is_some() {
-            return false;
-        }
-        b.play(i);
-    }
-    b.winner().is_none()
 }
 
 /// No five to make for either side, no straight four for the side to move, no four-three or

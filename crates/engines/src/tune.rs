@@ -128,24 +128,35 @@ pub struct FreestyleGame {
 }
 
 impl FreestyleGame {
-    /// Plays the moves on an empty engine board, calling `visit` with the board, the ply and
-    /// the point of the move before each move is played; stops at a point that does not read
-    /// or is taken, and after a five. Returns the board after the last move played.
-    pub fn replay(&self, mut visit: impl FnMut(&mut EngineBoard, usize, usize)) -> EngineBoard {
+    /// Plays the moves on an empty engine board (`play_moves`) and returns the board after the
+    /// last move played.
+    pub fn replay(&self, visit: impl FnMut(&mut EngineBoard, usize, usize)) -> EngineBoard {
         let mut b = EngineBoard::new(15, Variant::Freestyle);
-        for (ply, text) in self.moves.split(',').enumerate() {
-            let Ok(p) = Point::parse(text, 15) else {
-                break;
-            };
-            let i = b.index(p);
-            if !b.is_empty(i) || b.winner().is_some() {
-                break;
-            }
-            visit(&mut b, ply, i);
-            b.play(i);
-        }
+        play_moves(&mut b, &self.moves, visit);
         b
     }
+}
+
+/// Plays comma-separated moves on `b`, calling `visit` with the board, the ply and the point
+/// of the move before each move is played; stops, returning false, at a point that does not
+/// read or is taken, or at a move after a five.
+pub fn play_moves(
+    b: &mut EngineBoard,
+    moves: &str,
+    mut visit: impl FnMut(&mut EngineBoard, usize, usize),
+) -> bool {
+    for (ply, text) in moves.split(',').enumerate() {
+        let Ok(p) = Point::parse(text, b.size()) else {
+            return false;
+        };
+        let i = b.index(p);
+        if !b.is_empty(i) || b.winner().is_some() {
+            return false;
+        }
+        visit(b, ply, i);
+        b.play(i);
+    }
+    true
 }
 
 /// Reads a record of a freestyle game from the empty 15×15 board; `None` for any other record

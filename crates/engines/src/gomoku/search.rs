@@ -653,7 +653,12 @@ impl Engine {
             self.pool.push(moves);
             return self.leaf(b);
         }
-        let top = moves.iter().map(|m| m.1).max().unwrap_or(0);
+        // The best ordering score, from which the policy's reductions and pruning count.
+        let top = if self.config.policy {
+            moves.iter().map(|m| m.1).max().unwrap_or(0)
+        } else {
+            0
+        };
         for mv in moves.iter_mut() {
             if mv.0 == tt_move {
                 mv.1 = i32::MAX;
