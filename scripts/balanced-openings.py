@@ -9,8 +9,11 @@ even one the other side), and neither depth sees a forced win.
   turn of two stones each within two points of that stone, white to move, distinct up to
   the eight symmetries about the first stone.
 
+`--unscored` keeps every distinct candidate without scoring it: random openings of the same
+shape, for games to fit an evaluation to (`examples/connect6_tune.rs`).
+
 Usage: balanced-openings.py [--game gomoku|connect6] [--count N] [--depth D] [--limit UNITS]
-       [--seed S] [--variant V] [--jobs J] [--boyi PATH] > openings.txt
+       [--seed S] [--variant V] [--jobs J] [--boyi PATH] [--unscored] > openings.txt
 """
 import argparse
 import random
@@ -94,12 +97,17 @@ def main():
     ap.add_argument("--variant", default="freestyle")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--boyi", default="boyi")
+    ap.add_argument("--unscored", action="store_true")
     a = ap.parse_args()
     gomoku = a.game == "gomoku"
     depth = a.depth or (5 if gomoku else 4)
     limit = a.limit or (150 if gomoku else 100)
     rng = random.Random(a.seed)
-    if gomoku:
+    if a.unscored:
+        shape = ("three stones in the central 7x7 square" if gomoku else
+                 "black's first stone near the centre, one turn each within two points of it")
+        print(f"# {a.count} random {a.game} openings ({shape}), not scored, seed {a.seed}")
+    elif gomoku:
         print(f"# {a.count} balanced 3-stone openings (black, white, black; white to move), "
               f"|score| <= {limit} at depths {depth - 1}-{depth}, {a.variant}, seed {a.seed}")
     else:
@@ -115,6 +123,8 @@ def main():
                 yield moves
 
     def balanced(moves):
+        if a.unscored:
+            return True
         s = [score(a.boyi, a.game, a.variant, moves, d) for d in (depth - 1, depth)]
         return None not in s and abs(sum(s)) <= 2 * limit
 

@@ -30,7 +30,7 @@ use boyi_engines::gomoku::learned::{
 };
 use boyi_engines::gomoku::pattern::Threat;
 use boyi_engines::gomoku::search::{HAND_THREAT_WEIGHTS, THREAT_TERMS, threat_terms};
-use boyi_engines::tune::{self, Adam, load_dirs, logistic_loss, play_moves, sigmoid};
+use boyi_engines::tune::{self, LinearFit, Sample, load_dirs, play_moves};
 use boyi_games::gomoku::Variant;
 use clap::Parser;
 
@@ -38,14 +38,6 @@ use clap::Parser;
 const N: usize = 2 * COMBOS + 1 + THREAT_TERMS;
 const TEMPO: usize = 2 * COMBOS;
 const THREATS: usize = TEMPO + 1;
-
-struct Sample {
-    /// (weight, count) of the position's combinations, tempo and threat terms; the
-    /// opponent's combination counts negative.
-    features: Vec<(u16, f32)>,
-    result: f64,
-    held_out: bool,
-}
 
 #[derive(Parser)]
 struct Options {
@@ -90,12 +82,13 @@ fn main() {
     } else {
         w0.clone()
     };
-    let k = fit_k(&samples, &w1);
-    let (tr, va) = losses(&samples, &w1, k);
-    eprintln!("start: K {k:.5} loss train {tr:.6} held out {va:.6}");
-    let (w, k) = descend(&samples, &opts, &w0, &w1, k);
-    let (tr, va) = losses(&samples, &w, k);
-    eprintln!("end: K {k:.5} loss train {tr:.6} held out {va:.6}");
+    let fit = LinearFit {
+        rate: vec![0.5; N],
+        scale: w0.iter().map(|v| v.abs().max(16.0)).collect(),
+        w0,
+        unit: 1.0,
+    };
+    let w = fit.run(&samples, &w1, opts.steps, opts.lambda);
     print_table(&w, &opts);
 }
 
@@ -126,62 +119,6 @@ fn table_weights() -> Vec<f64> {
         w[THREATS + n] = f64::from(x);
     }
     w
-}
-
-fn eval(s: &Sample, w: &[f64]) -> f64 {
-    s.features
-        .iter()
-        .map(|&(i, x)| w[i as usize] * f64::from(x))
-        .sum()
-}
-
-/// Mean loss of the training and the held-out positions.
-fn losses(samples: &[Sample], w: &[f64], k: f64) -> (f64, f64) {
-    tune::mean_losses(
-        samples,
-        |s| s.held_out,
-        |s| logistic_loss(sigmoid(k * eval(s, w)), s.result),
-    )
-}
-
-fn fit_k(samples: &[Sample], w: &[f64]) -> f64 {
-    tune::fit_k(0.00005, |k| losses(samples, w, k).0)
-}
-
-/// Adam on the regularised training loss.
-fn descend(
-    samples: &[Sample],
-    opts: &Options,
-    w0: &[f64],
-    start: &[f64],
-    mut k: f64,
-) -> (Vec<f64>, f64) {
-    let scale: Vec<f64> = w0.iter().map(|v| v.abs().max(16.0)).collect();
-    let mut w = start.to_vec();
-    let mut adam = Adam::new(N, 0.5);
-    let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
-    let mut grad = vec![0.0; N];
-    for t in 1..=opts.steps {
-        grad.iter_mut().for_each(|g| *g = 0.0);
-        for s in &train {
-            let err = (sigmoid(k * eval(s, &w)) - s.result) * k;
-            for &(i, x) in &s.features {
-                grad[i as usize] += err * f64::from(x);
-            }
-        }
-        adam.next();
-        for i in 0..N {
-            let g = grad[i] / train.len() as f64
-                + 2.0 * opts.lambda * (w[i] - w0[i]) / (scale[i] * scale[i]);
-            w[i] += adam.delta(i, g);
-        }
-        if t % 250 == 0 {
-            k = fit_k(samples, &w);
-            let (tr, va) = losses(samples, &w, k);
-            eprintln!("step {t}: K {k:.5} loss train {tr:.6} held out {va:.6}");
-        }
-    }
-    (w, k)
 }
 
 fn print_table(w: &[f64], opts: &Options) {

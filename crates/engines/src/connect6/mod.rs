@@ -2,9 +2,11 @@
 //! 003 baseline (`boyi:seed003`).
 
 pub mod board;
+pub mod learned;
 pub mod search;
 pub mod seed003;
 pub mod threats;
+pub mod weights;
 
 use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
@@ -19,7 +21,7 @@ impl GamePlayers for Connect6 {
         &[
             (
                 "strong",
-                "six-window threats, blocking/threat/positional pairs, PVS over turns with a transposition table; options: width, singles, depth, quiet (turns past the depth), qthreats (threat turns per quiescence node), qtrust (1: a quiescence loss against the best few blocks of a single threat counts), tss (own turns of the root's threat-space search, 0: none), leaf (its turns at quiescence leaves), tslots (places kept for threat-making turns, 0: none), pending (what a quiet leaf loses when the opponent would win by threats, 0: not checked), pturns (own turns of that check), values (what windows of one to five stones of one side are worth, e.g. 1/8/60/260/520), tempo (the side to move's bonus at quiet leaves)",
+                "six-window threats, blocking/threat/positional pairs, PVS over turns with a transposition table; options: width, singles, depth, quiet (turns past the depth), qthreats (threat turns per quiescence node), qtrust (1: a quiescence loss against the best few blocks of a single threat counts), tss (own turns of the root's threat-space search, 0: none), leaf (its turns at quiescence leaves), tslots (places kept for threat-making turns, 0: none), pending (what a quiet leaf loses when the opponent would win by threats, 0: not checked), pturns (own turns of that check), values (what windows of one to five stones of one side are worth, e.g. 1/8/60/260/520), tempo (the side to move's bonus at quiet leaves with eval=0), eval (1 (default) quiet leaves valued by weights fitted to game results, 0 by the window sums)",
             ),
             (
                 "seed003",
@@ -77,7 +79,7 @@ const BENCH: &[(&str, u32)] = &[
 fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Connect6>>, TextError> {
     spec.allow(&[
         "width", "singles", "depth", "quiet", "qthreats", "qtrust", "tss", "leaf", "tslots",
-        "pending", "pturns", "values", "tempo",
+        "pending", "pturns", "values", "tempo", "eval",
     ])?;
     let mut config = Config::default();
     if let Some(v) = spec.text("values") {
@@ -85,6 +87,9 @@ fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Connect6>>, TextError> {
     }
     if let Some(t) = spec.number::<i32>("tempo")? {
         config.tempo = t;
+    }
+    if let Some(e) = spec.number::<u8>("eval")? {
+        config.eval = e.min(1);
     }
     if let Some(w) = spec.number::<usize>("width")? {
         config.width = w.max(1);

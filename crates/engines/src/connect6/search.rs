@@ -5,6 +5,7 @@
 //! iterative deepening and a transposition table.
 
 use super::board::{Board6, WINDOW_VALUE};
+use super::learned;
 use super::threats::{Tss, blocking_replies, single_blockable, threat_candidates};
 use crate::alphabeta::{MATE, to_score};
 use crate::player::{Info, Limits, StopFlag};
@@ -80,8 +81,12 @@ pub struct Config {
     pub pending_turns: u32,
     /// What a one-sided window of `n` stones is worth.
     pub values: [i32; 7],
-    /// The side to move's bonus at quiet leaves.
+    /// The side to move's bonus at quiet leaves with `eval=0` (the fitted weights have
+    /// their own).
     pub tempo: i32,
+    /// The quiet leaves' evaluation: 1 (the default) the weights fitted to game results
+    /// (`learned.rs`), 0 the window sums (own less the opponent's, plus `tempo`).
+    pub eval: u8,
     /// Places among the `width` turns kept for threat-making pairs (those that need both
     /// of the opponent's stones first), which the positional ranking may otherwise crowd out.
     pub threat_slots: usize,
@@ -107,6 +112,7 @@ impl Default for Config {
             pending_turns: 1,
             values: WINDOW_VALUE,
             tempo: 30,
+            eval: 1,
             threat_slots: 4,
         }
     }
@@ -136,6 +142,8 @@ pub struct Engine6 {
     /// Scratch for the stones that block every opponent threat.
     replies: Vec<(u16, u16)>,
     tss: Tss,
+    /// Scratch of the fitted evaluation.
+    eval_scratch: learned::Scratch,
 }
 
 impl Engine6 {
@@ -153,6 +161,7 @@ impl Engine6 {
             forcing: Vec::new(),
             replies: Vec::new(),
             tss: Tss::new(0),
+            eval_scratch: learned::Scratch::default(),
         }
     }
 
@@ -623,7 +632,11 @@ impl Engine6 {
         if forced && !blockable(b, !me) {
             return -(MATE - p - 2);
         }
-        let mut stand = b.evaluate() + self.config.tempo;
+        let mut stand = if self.config.eval == 1 {
+            learned::value(b, &mut self.eval_scratch)
+        } else {
+            b.evaluate() + self.config.tempo
+        };
         if !forced && stand < beta && self.leaf_threat_win(b) {
             return MATE - p - (2 * self.config.leaf_tss as i32 + 1);
         }

@@ -1,0 +1,153 @@
+//! Fits the weights of the Connect6 evaluation `eval=1` (`connect6/learned.rs`) to game
+//! results, and prints `connect6/weights.rs`:
+//!
+//! ```text
+//! cargo run --release -p boyi-engines --example connect6_tune -- [--steps N] [--lambda L] DIR...
+//! ```
+//!
+//! Every quiet position of the records (after the opening's turns; neither side has a window
+//! of four or five stones) is labelled with the result for the side to move; Adam minimises
+//! the logistic loss with a pull towards the hand-set evaluation (window sums, own less the
+//! opponent's, and a bonus for the side to move). Every fifth game is held out.
+
+use boyi_core::{Point, Side};
+use boyi_engines::connect6::board::Board6;
+use boyi_engines::connect6::learned::{FEATURES, Scratch, feature_name, features, hand_weights};
+use boyi_engines::connect6::weights::WEIGHTS;
+use boyi_engines::tune::{LinearFit, Sample, load_dirs};
+use clap::Parser;
+
+#[derive(Parser)]
+struct Options {
+    /// Directories of Connect6 records (`boyi match connect6 --out DIR`).
+    #[arg(required = true)]
+    dirs: Vec<String>,
+    /// Adam steps over the whole training set.
+    #[arg(long, default_value_t = 2000)]
+    steps: usize,
+    /// Strength of the pull towards the hand-set weights.
+    #[arg(long, default_value_t = 0.0001)]
+    lambda: f64,
+    /// Start from the engine's present weights (`--steps 0`: only report their losses).
+    #[arg(long)]
+    from_table: bool,
+}
+
+/// Weights are in hundredths of a window-sum unit: the sums' own weight is near 100.
+const UNIT: f64 = 100.0;
+
+fn main() {
+    let opts = Options::parse();
+    let mut samples = Vec::new();
+    let mut scratch = Scratch::default();
+    let games = load_dirs(&opts.dirs, |text, held_out| {
+        load_record(text, held_out, &mut scratch, &mut samples)
+    });
+    eprintln!("{games} games, {} positions", samples.len());
+    if samples.is_empty() {
+        std::process::exit(1);
+    }
+    let hand = hand_weights();
+    let w0: Vec<f64> = hand.iter().map(|&x| f64::from(x)).collect();
+    let w1: Vec<f64> = if opts.from_table {
+        WEIGHTS.iter().map(|&x| f64::from(x)).collect()
+    } else {
+        w0.clone()
+    };
+    // A step moves a window sums' weight about half a hundredth, any other about half a unit.
+    let fit = LinearFit {
+        rate: hand
+            .iter()
+            .map(|x| if x.abs() == 100 { 0.5 } else { 50.0 })
+            .collect(),
+        scale: w0.iter().map(|v| v.abs().max(16.0 * UNIT)).collect(),
+        w0,
+        unit: UNIT,
+    };
+    let w = fit.run(&samples, &w1, opts.steps, opts.lambda);
+    for (i, x) in w.iter().enumerate() {
+        eprintln!("{:>24} {:>9.1}", feature_name(i), x / UNIT);
+    }
+    print_weights(&w, &opts);
+}
+
+/// Reads one record of a Connect6 game from the empty 19×19 board into quiet samples;
+/// whether it was taken.
+fn load_record(text: &str, held_out: bool, scratch: &mut Scratch, out: &mut Vec<Sample>) -> bool {
+    let field = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key).map(|v| v.trim().to_string()))
+    };
+    let empty = ["19"; 19].join("/") + " b";
+    if field("game ").as_deref() != Some("connect6")
+        || field("start ").as_deref() != Some(empty.as_str())
+    {
+        return false;
+    }
+    let (Some(moves), Some(result)) = (field("moves "), field("result ")) else {
+        return false;
+    };
+    let winner = match result.as_str() {
+        "black" => Some(Side::Black),
+        "white" => Some(Side::White),
+        "draw" => None,
+        _ => return false,
+    };
+    let opening: usize = field("opening ").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let mut b = Board6::new(19);
+    let mut f = [0; FEATURES];
+    // A game is taken whole or not at all: a bad turn drops the samples before it.
+    let mut game = Vec::new();
+    for (turn, text) in moves.split(',').enumerate() {
+        let Some((a, c)) = parse_turn(text) else {
+            return false;
+        };
+        let me = b.side();
+        if turn >= opening && b.threats(me) == 0 && b.threats(!me) == 0 {
+            features(&b, me, scratch, &mut f);
+            game.push(Sample {
+                features: f
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &x)| x != 0)
+                    .map(|(i, &x)| (i as u16, x as f32))
+                    .collect(),
+                result: winner.map_or(0.5, |w| if w == me { 1.0 } else { 0.0 }),
+                held_out,
+            });
+        }
+        if !b.is_empty(a) || c.is_some_and(|c| c == a || !b.is_empty(c)) {
+            return false;
+        }
+        b.play(a, c);
+    }
+    out.append(&mut game);
+    true
+}
+
+/// A turn's one or two points.
+fn parse_turn(text: &str) -> Option<(usize, Option<usize>)> {
+    let mut points = text
+        .split_whitespace()
+        .map(|p| Point::parse(p, 19).ok().map(|p| p.index(19)));
+    let a = points.next()??;
+    let c = match points.next() {
+        Some(c) => Some(c?),
+        None => None,
+    };
+    points.next().is_none().then_some((a, c))
+}
+
+fn print_weights(w: &[f64], opts: &Options) {
+    println!(
+        "//! Weights of the fitted Connect6 evaluation (`learned.rs`), in hundredths, printed by\n\
+         //! `examples/connect6_tune.rs` (lambda {}, {} steps).\n",
+        opts.lambda, opts.steps
+    );
+    println!("use super::learned::FEATURES;\n");
+    let list: Vec<String> = w.iter().map(|x| format!("{}", x.round() as i32)).collect();
+    println!(
+        "pub const WEIGHTS: [i32; FEATURES] = [{}];",
+        list.join(", ")
+    );
+}
