@@ -14,7 +14,7 @@ use boyi_core::{Point, Side};
 use boyi_engines::connect6::board::Board6;
 use boyi_engines::connect6::learned::{FEATURES, Scratch, feature_name, features, hand_weights};
 use boyi_engines::connect6::weights::WEIGHTS;
-use boyi_engines::tune::{LinearFit, Sample, load_dirs};
+use boyi_engines::tune::{LinearFit, Sample, load_dirs, record_field};
 use clap::Parser;
 
 #[derive(Parser)]
@@ -74,10 +74,7 @@ fn main() {
 /// Reads one record of a Connect6 game from the empty 19×19 board into quiet samples;
 /// whether it was taken.
 fn load_record(text: &str, held_out: bool, scratch: &mut Scratch, out: &mut Vec<Sample>) -> bool {
-    let field = |key: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(key).map(|v| v.trim().to_string()))
-    };
+    let field = |key: &str| record_field(text, key);
     let empty = ["19"; 19].join("/") + " b";
     if field("game ").as_deref() != Some("connect6")
         || field("start ").as_deref() != Some(empty.as_str())

@@ -18,7 +18,7 @@
 //! evaluation, and the `boyi:strong` options that play the tuned set.
 
 use boyi_core::{Game, NoVariant, Side};
-use boyi_engines::tune::{self, Adam, load_dir, logistic_loss, sigmoid};
+use boyi_engines::tune::{self, Adam, load_dir, logistic_loss, record_field, sigmoid};
 use boyi_engines::xiangqi::eval::{DEFAULT_WEIGHTS, Weights, evaluate, w};
 use boyi_engines::xiangqi::movepick::Picker;
 use boyi_games::xiangqi::{Board, Xiangqi};
@@ -201,10 +201,7 @@ fn features(board: &Board) -> [f64; N] {
 }
 
 fn load_record(text: &str, out: &mut Vec<Sample>, held_out: bool) -> bool {
-    let field = |key: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(key).map(|v| v.trim().to_string()))
-    };
+    let field = |key: &str| record_field(text, key);
     let (Some(start), Some(moves), Some(result)) =
         (field("start "), field("moves "), field("result "))
     else {

@@ -252,13 +252,17 @@ pub fn play_moves(
     true
 }
 
+/// The value, trimmed, of the line of an arena record (`boyi match --out`) that starts with
+/// `key` (its name and a space).
+pub fn record_field(text: &str, key: &str) -> Option<String> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(key).map(|v| v.trim().to_string()))
+}
+
 /// Reads a record of a freestyle game from the empty 15×15 board; `None` for any other record
 /// or one without moves.
 pub fn freestyle_game(text: &str) -> Option<FreestyleGame> {
-    let field = |key: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(key).map(|v| v.trim().to_string()))
-    };
+    let field = |key: &str| record_field(text, key);
     let empty = ["15"; 15].join("/") + " b";
     if field("game ").as_deref() != Some("gomoku")
         || field("variant ").as_deref() != Some("freestyle")
