@@ -10,11 +10,12 @@
 //! the logistic loss with a pull towards the hand-set evaluation (window sums, own less the
 //! opponent's, and a bonus for the side to move). Every fifth game is held out.
 
-use boyi_core::{Point, Side};
+use boyi_core::{Game, Side};
 use boyi_engines::connect6::board::Board6;
 use boyi_engines::connect6::learned::{FEATURES, Scratch, feature_name, features, hand_weights};
 use boyi_engines::connect6::weights::WEIGHTS;
 use boyi_engines::tune::{LinearFit, Sample, load_dirs, record_field};
+use boyi_games::connect6::{Connect6, Move, Variant};
 use clap::Parser;
 
 #[derive(Parser)]
@@ -91,12 +92,15 @@ fn load_record(text: &str, held_out: bool, scratch: &mut Scratch, out: &mut Vec<
         _ => return false,
     };
     let opening: usize = field("opening ").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let Ok(mut pos) = Connect6::start(&Variant::default(), Some(19)) else {
+        return false;
+    };
     let mut b = Board6::new(19);
     let mut f = [0; FEATURES];
     // A game is taken whole or not at all: a bad turn drops the samples before it.
     let mut game = Vec::new();
     for (turn, text) in moves.split(',').enumerate() {
-        let Some((a, c)) = parse_turn(text) else {
+        let Ok(mv) = pos.parse_move(text.trim()) else {
             return false;
         };
         let me = b.side();
@@ -113,26 +117,14 @@ fn load_record(text: &str, held_out: bool, scratch: &mut Scratch, out: &mut Vec<
                 held_out,
             });
         }
-        if !b.is_empty(a) || c.is_some_and(|c| c == a || !b.is_empty(c)) {
-            return false;
+        match mv {
+            Move::One(a) => b.play(a.index(19), None),
+            Move::Two(a, c) => b.play(a.index(19), Some(c.index(19))),
         }
-        b.play(a, c);
+        pos.play(&mv);
     }
     out.append(&mut game);
     true
-}
-
-/// A turn's one or two points.
-fn parse_turn(text: &str) -> Option<(usize, Option<usize>)> {
-    let mut points = text
-        .split_whitespace()
-        .map(|p| Point::parse(p, 19).ok().map(|p| p.index(19)));
-    let a = points.next()??;
-    let c = match points.next() {
-        Some(c) => Some(c?),
-        None => None,
-    };
-    points.next().is_none().then_some((a, c))
 }
 
 fn print_weights(w: &[f64], opts: &Options) {
