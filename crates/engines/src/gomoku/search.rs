@@ -113,6 +113,13 @@ pub struct Config {
     pub futility: i32,
     /// The deepest node futility applies to.
     pub futility_depth: i32,
+    /// Razoring: a quiet null-window node of depth 1 or 2 whose static value stands this much
+    /// per ply below alpha, with no four to make, returns it (0: never).
+    pub razor: i32,
+    /// Fail-high reduction: at a quiet null-window node whose static value stands this much
+    /// per ply of depth above beta, every move but the side to move's fours is searched a
+    /// ply shallower (0: never).
+    pub fail_high: i32,
 }
 
 impl Default for Config {
@@ -128,25 +135,36 @@ impl Default for Config {
             avoid_vct_nodes: AVOID_VCT_NODES,
             eval: 3,
             time_use: true,
-            iter_start: 80,
+            iter_start: 95,
             history: false,
-            policy: false,
+            policy: true,
             vct_share: 3,
             root_width: 30,
             vct_depth: 7,
             null_r: 2,
             lmr_depth: 3,
             lmr_deep: 18,
-            policy_reduce: 0,
-            policy_prune: 0,
+            policy_reduce: 200,
+            policy_prune: 500,
             move_count: 3,
             pass_check_share: 4,
             rfp: 40,
             rfp_depth: 5,
             futility: 40,
             futility_depth: 3,
+            razor: 40,
+            fail_high: 15,
         }
     }
+}
+
+/// How `futility` narrows a node it does not cut.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Narrow {
+    /// Only the first move and those that make or stop a three are searched.
+    futile: bool,
+    /// Every move but the side to move's fours is searched a ply shallower.
+    shallower: bool,
 }
 
 /// What one search found.
@@ -336,7 +354,7 @@ impl Engine {
     }
 
     /// Whether no further iteration is started after `spent`: with `time_use`, once
-    /// `iter_start` percent (80 by default) of the full budget is gone (an iteration cut
+    /// `iter_start` percent (95 by default) of the full budget is gone (an iteration cut
     /// short still counts once its first move is searched, so a late start is not wasted),
     /// and by the main search's deadline; otherwise once half of the main search's share is
     /// gone.
@@ -643,9 +661,9 @@ impl Engine {
         if let Some(v) = self.null_move(b, depth, ply, alpha, beta, threatened) {
             return v;
         }
-        let futile = match self.futility(b, depth, alpha, beta, threatened) {
+        let Narrow { futile, shallower } = match self.futility(b, depth, alpha, beta, threatened) {
             ControlFlow::Break(v) => return v,
-            ControlFlow::Continue(futile) => futile,
+            ControlFlow::Continue(narrow) => narrow,
         };
         let mut moves = self.pool.pop().unwrap_or_else(|| Vec::with_capacity(64));
         self.generate(b, &mut moves, ply);
@@ -684,11 +702,14 @@ impl Engine {
         let mut best = -INF;
         let mut best_move = moves[0].0;
         for (n, &(m, score)) in moves.iter().enumerate() {
-            let child = if forced && depth > 0 {
+            let mut child = if forced && depth > 0 {
                 depth
             } else {
                 depth - 1
             };
+            if shallower && b.threat(m, me) < Threat::Four {
+                child -= 1;
+            }
             let gap = if score >= KILLER_BONUS / 2 {
                 0
             } else {
@@ -810,11 +831,13 @@ impl Engine {
         mc > 0 && !pv && (1..=2).contains(&depth) && n >= mc * depth as usize && quiet_move(b, m)
     }
 
-    /// Futility near the leaves of a null-window search, at a node where the opponent makes
-    /// no double three, four-three, straight four or five next move (so the static value is
-    /// not about to collapse): a static value `rfp` per ply above beta cuts the node
-    /// (`Break`); one `futility` per ply below alpha leaves only the moves that make or stop
-    /// a three worth searching after the first (`Continue(true)`).
+    /// Futility at a null-window node where the opponent makes no double three, four-three,
+    /// straight four or five next move (so the static value is not about to collapse). Near
+    /// the leaves a static value `rfp` per ply above beta cuts the node, and at depth 1 or 2
+    /// one `razor` per ply below alpha returns it when the side to move has no four to make
+    /// (`Break`). One `futility` per ply below alpha leaves only the moves that make or stop a
+    /// three worth searching after the first; at any depth, one `fail_high` per ply above beta
+    /// has every move but the side to move's fours searched a ply shallower (`Continue`).
     fn futility(
         &self,
         b: &mut EngineBoard,
@@ -822,25 +845,37 @@ impl Engine {
         alpha: i32,
         beta: i32,
         threatened: bool,
-    ) -> ControlFlow<i32, bool> {
+    ) -> ControlFlow<i32, Narrow> {
         let c = &self.config;
-        let near =
-            (c.rfp > 0 && depth <= c.rfp_depth) || (c.futility > 0 && depth <= c.futility_depth);
+        let mut narrow = Narrow::default();
+        let near = (c.rfp > 0 && depth <= c.rfp_depth)
+            || (c.futility > 0 && depth <= c.futility_depth)
+            || (c.razor > 0 && depth <= 2)
+            || c.fail_high > 0;
         if !near
+            || depth < 1
             || threatened
             || beta - alpha > 1
             || beta.abs() >= WIN_BOUND
             || b.count(!b.side(), Threat::DoubleThree) > 0
         {
-            return ControlFlow::Continue(false);
+            return ControlFlow::Continue(narrow);
         }
         let v = self.static_value(b);
         if c.rfp > 0 && depth <= c.rfp_depth && v - c.rfp * depth >= beta {
             return ControlFlow::Break(v);
         }
-        ControlFlow::Continue(
-            c.futility > 0 && depth <= c.futility_depth && v + c.futility * depth <= alpha,
-        )
+        if c.razor > 0
+            && depth <= 2
+            && v + c.razor * depth < alpha
+            && b.count_at_least(b.side(), Threat::Four) == 0
+        {
+            return ControlFlow::Break(v);
+        }
+        narrow.futile =
+            c.futility > 0 && depth <= c.futility_depth && v + c.futility * depth <= alpha;
+        narrow.shallower = c.fail_high > 0 && v >= beta + c.fail_high * depth;
+        ControlFlow::Continue(narrow)
     }
 
     /// Null-move pruning: a side that stands above beta and would still stand above it after
@@ -1335,8 +1370,8 @@ mod tests {
         });
         let full = Some(ms(100));
         // Not threatened: the main search has the whole budget.
-        assert!(!e.out_of_time(ms(75), full, full));
-        assert!(e.out_of_time(ms(85), full, full));
+        assert!(!e.out_of_time(ms(90), full, full));
+        assert!(e.out_of_time(ms(96), full, full));
         e.config.iter_start = 55;
         assert!(!e.out_of_time(ms(50), full, full));
         assert!(e.out_of_time(ms(60), full, full));
@@ -1439,6 +1474,7 @@ mod tests {
     fn the_policy_reduces_and_prunes_only_when_ordering_and_asked_to() {
         let mut e = Engine::new(Config {
             tt_entries: 1 << 10,
+            policy: false,
             policy_reduce: 200,
             policy_prune: 500,
             ..Config::default()
@@ -1472,10 +1508,19 @@ mod tests {
             rfp_depth: 5,
             futility: 40,
             futility_depth: 3,
+            razor: 0,
+            fail_high: 0,
             ..Config::default()
         });
         let cut = ControlFlow::Break;
-        let (narrow, full) = (ControlFlow::Continue(true), ControlFlow::Continue(false));
+        let futile = Narrow {
+            futile: true,
+            shallower: false,
+        };
+        let (narrow, full) = (
+            ControlFlow::Continue(futile),
+            ControlFlow::Continue(Narrow::default()),
+        );
         // Black to move, one stone each, far apart: no threat anywhere.
         let mut b = board(Variant::Freestyle, "h8,a1");
         let s = e.static_value(&mut b);
@@ -1506,6 +1551,55 @@ mod tests {
         (e.config.rfp, e.config.futility) = (0, 0);
         assert_eq!(e.futility(&mut b, 1, s - 1001, s - 1000, false), full);
         assert_eq!(e.futility(&mut b, 1, s + 1000, s + 1001, false), full);
+    }
+
+    #[test]
+    fn razoring_and_the_fail_high_reduction_need_a_quiet_null_window_node() {
+        let mut e = Engine::new(Config {
+            tt_entries: 1 << 10,
+            rfp: 0,
+            futility: 0,
+            razor: 40,
+            fail_high: 15,
+            ..Config::default()
+        });
+        let full = ControlFlow::Continue(Narrow::default());
+        let shallower = ControlFlow::Continue(Narrow {
+            futile: false,
+            shallower: true,
+        });
+        let mut b = board(Variant::Freestyle, "h8,a1");
+        let s = e.static_value(&mut b);
+        // Razoring: 40 a ply below alpha returns the static value, at depth 1 and 2 only.
+        assert_eq!(
+            e.futility(&mut b, 2, s + 81, s + 82, false),
+            ControlFlow::Break(s)
+        );
+        assert_eq!(e.futility(&mut b, 2, s + 80, s + 81, false), full);
+        assert_eq!(
+            e.futility(&mut b, 1, s + 41, s + 42, false),
+            ControlFlow::Break(s)
+        );
+        assert_eq!(e.futility(&mut b, 3, s + 1000, s + 1001, false), full);
+        // The fail-high reduction: 15 a ply above beta, at any depth.
+        assert_eq!(e.futility(&mut b, 6, s - 91, s - 90, false), shallower);
+        assert_eq!(e.futility(&mut b, 6, s - 90, s - 89, false), full);
+        assert_eq!(e.futility(&mut b, 1, s - 16, s - 15, false), shallower);
+        // Neither in a principal variation nor against a threatened four-three.
+        assert_eq!(e.futility(&mut b, 2, s + 81, s + 500, false), full);
+        assert_eq!(e.futility(&mut b, 6, s - 500, s - 90, false), full);
+        assert_eq!(e.futility(&mut b, 6, s - 91, s - 90, true), full);
+        // No razoring for a side with a four to make: black's open three h8-j8.
+        let mut b = board(Variant::Freestyle, "h8,a1,i8,a3,j8,a5");
+        assert!(b.count_at_least(Side::Black, Threat::Four) > 0);
+        let s = e.static_value(&mut b);
+        assert_eq!(e.futility(&mut b, 2, s + 500, s + 501, false), full);
+        // With the options off nothing changes.
+        let mut b = board(Variant::Freestyle, "h8,a1");
+        let s = e.static_value(&mut b);
+        (e.config.razor, e.config.fail_high) = (0, 0);
+        assert_eq!(e.futility(&mut b, 1, s + 1000, s + 1001, false), full);
+        assert_eq!(e.futility(&mut b, 6, s - 1001, s - 1000, false), full);
     }
 
     #[test]
