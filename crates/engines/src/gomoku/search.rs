@@ -847,19 +847,17 @@ impl Engine {
         threatened: bool,
     ) -> ControlFlow<i32, Narrow> {
         let c = &self.config;
-        let mut narrow = Narrow::default();
         let near = (c.rfp > 0 && depth <= c.rfp_depth)
             || (c.futility > 0 && depth <= c.futility_depth)
             || (c.razor > 0 && depth <= 2)
             || c.fail_high > 0;
         if !near
-            || depth < 1
             || threatened
             || beta - alpha > 1
             || beta.abs() >= WIN_BOUND
             || b.count(!b.side(), Threat::DoubleThree) > 0
         {
-            return ControlFlow::Continue(narrow);
+            return ControlFlow::Continue(Narrow::default());
         }
         let v = self.static_value(b);
         if c.rfp > 0 && depth <= c.rfp_depth && v - c.rfp * depth >= beta {
@@ -872,10 +870,10 @@ impl Engine {
         {
             return ControlFlow::Break(v);
         }
-        narrow.futile =
-            c.futility > 0 && depth <= c.futility_depth && v + c.futility * depth <= alpha;
-        narrow.shallower = c.fail_high > 0 && v >= beta + c.fail_high * depth;
-        ControlFlow::Continue(narrow)
+        ControlFlow::Continue(Narrow {
+            futile: c.futility > 0 && depth <= c.futility_depth && v + c.futility * depth <= alpha,
+            shallower: c.fail_high > 0 && v >= beta + c.fail_high * depth,
+        })
     }
 
     /// Null-move pruning: a side that stands above beta and would still stand above it after
