@@ -15,8 +15,9 @@ total=0
 while read -r moves; do
   case "$moves" in '' | '#'*) continue ;; esac
   total=$((total + 1))
-  line=$("$boyi" analyze gomoku --moves "$moves" --nodes "$nodes" --player "$spec" |
-    grep -m1 'score mate -' || true)
+  # A failed analysis (a bad spec, say) stops the run rather than counting as "not seen".
+  out=$("$boyi" analyze gomoku --moves "$moves" --nodes "$nodes" --player "$spec")
+  line=$(grep -m1 'score mate -' <<<"$out" || true)
   if [ -n "$line" ]; then
     found=$((found + 1))
     echo "lost at $(sed 's/.*nodes \([0-9]*\).*/\1/' <<<"$line") nodes: $moves"
