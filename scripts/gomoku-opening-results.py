@@ -73,15 +73,13 @@ def main():
     n = len(runs)
     mean = {g: sum(r[g][1] for r in runs) / n for g in range(1, count + 1)}
 
-    def fixed(p):
-        return p >= args.fixed or p <= 1 - args.fixed
+    def mark(p):
+        """W or L for a result the same in `--fixed` of the runs, ? for one that varied."""
+        return "W" if p >= args.fixed else "L" if p <= 1 - args.fixed else "?"
 
     print(f"runs {n} of {count} games; A scored {100 * sum(mean.values()) / count:.1f}%")
     print(f"games with the same result in {100 * args.fixed:.0f}% of the runs: "
-          f"{sum(fixed(p) for p in mean.values())} of {count}")
-
-    def mark(p):
-        return "W" if p >= args.fixed else "L" if p <= 1 - args.fixed else "?"
+          f"{sum(mark(p) != '?' for p in mean.values())} of {count}")
 
     by_opening = []
     for k in range(count // 2):
