@@ -107,18 +107,23 @@ def first_lost(engine, player, game, ms):
     return None, previous
 
 
-def retry(engine, boyi_bin, spec, case, ms, retry_ms):
-    """How `spec` fares in a decisive position: "again", "lost" or "held"."""
-    moves, played = case
+def boyi_move(boyi_bin, spec, moves, ms):
+    """The move a Boyi player chooses after `moves` in `ms` (`boyi analyze`)."""
     done = subprocess.run(
         [boyi_bin, "analyze", "gomoku", "--player", spec, "--moves", ",".join(moves),
-         "--movetime", str(retry_ms)],
+         "--movetime", str(ms)],
         capture_output=True, text=True,
     )
     found = re.search(r"^score .* bestmove (\S+)$", done.stdout, re.M)
     if done.returncode != 0 or found is None:
         sys.exit(f"{boyi_bin} analyze with {spec} gave no move: {done.stderr.strip()}")
-    move = found[1]
+    return found[1]
+
+
+def retry(engine, boyi_bin, spec, case, ms, retry_ms):
+    """How `spec` fares in a decisive position: "again", "lost" or "held"."""
+    moves, played = case
+    move = boyi_move(boyi_bin, spec, moves, retry_ms)
     if move == played:
         return "again"
     value, _ = judge(engine, moves + [move], ms)

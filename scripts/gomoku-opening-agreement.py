@@ -24,7 +24,6 @@ import importlib.util
 import os
 import re
 import statistics
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
@@ -81,22 +80,10 @@ def line(engine, opening, plies, ms):
     return moves
 
 
-def boyi_move(boyi, spec, moves, ms):
-    done = subprocess.run(
-        [boyi, "analyze", "gomoku", "--player", spec, "--moves", ",".join(moves),
-         "--movetime", str(ms)],
-        capture_output=True, text=True,
-    )
-    found = re.search(r"^score .* bestmove (\S+)$", done.stdout, re.M)
-    if done.returncode != 0 or found is None:
-        sys.exit(f"{boyi} analyze with {spec} gave no move: {done.stderr.strip()}")
-    return found[1]
-
-
 def compare(args, position):
     """(ply, the engine's move, the player's, the engine's value after each or None)."""
     moves, preferred = position
-    chosen = boyi_move(args.boyi, args.spec, moves, args.ms)
+    chosen = lost_turns.boyi_move(args.boyi, args.spec, moves, args.ms)
     if chosen == preferred:
         return len(moves), preferred, chosen, None
     values = [mover_value(args.engine, moves + [m], args.judge_ms) for m in (preferred, chosen)]
