@@ -10,6 +10,10 @@ turned to the mover's side and kept within ±1999; a proven win counts +2000, a 
 -2000, and an answer with no `Eval` line a win for the side to move (Rapfi answers a found
 win at once).
 
+With `--boyi-plays first` (or `second`) the Boyi player plays the side to move after the
+opening (or the other side) in the lines, at `--line-ms` too, and only its own turns are
+compared, with the engine asked for its move there.
+
 Prints one line per differing position, then the share of the engine's moves the player
 chose by ply, how much worse the engine judged the player's moves where they differed, and
 how often one of the two moves was proven lost or won. 15x15 freestyle only (the engine is
@@ -17,6 +21,7 @@ told nothing about the rule).
 
 Usage: gomoku-opening-agreement.py ENGINE BOYI [--spec boyi:strong] [--openings FILE]
        [--count 50] [--plies 12] [--line-ms 200] [--ms 200] [--judge-ms 500] [--jobs 2]
+       [--boyi-plays first|second]
 """
 import argparse
 import collections
@@ -69,13 +74,23 @@ def mate(value):
     return (value >= MATE) - (value <= -MATE)
 
 
-def line(engine, opening, plies, ms):
-    """The opening played on by the engine against itself to `plies` stones."""
+def boyi_turn(args, opening, moves):
+    """Whether the Boyi player is to move after `moves` in lines where it plays a side."""
+    first = (len(moves) - len(opening)) % 2 == 0
+    return args.boyi_plays is not None and first == (args.boyi_plays == "first")
+
+
+def line(args, opening):
+    """The opening played on to `--plies` stones, by the engine and, with `--boyi-plays`,
+    the Boyi player."""
     moves = list(opening)
-    while len(moves) < plies:
-        _, reply = lost_turns.judge(engine, moves, ms)
+    while len(moves) < args.plies:
+        if boyi_turn(args, opening, moves):
+            reply = lost_turns.boyi_move(args.boyi, args.spec, moves, args.line_ms)
+        else:
+            _, reply = lost_turns.judge(args.engine, moves, args.line_ms)
         if reply is None or reply in moves:
-            sys.exit(f"{engine} gave no new move after {','.join(moves)}")
+            sys.exit(f"no new move after {','.join(moves)}")
         moves.append(reply)
     return moves
 
@@ -83,6 +98,10 @@ def line(engine, opening, plies, ms):
 def compare(args, position):
     """(ply, the engine's move, the player's, the engine's value after each or None)."""
     moves, preferred = position
+    if preferred is None:
+        _, preferred = lost_turns.judge(args.engine, moves, args.line_ms)
+        if preferred is None:
+            sys.exit(f"{args.engine} gave no move after {','.join(moves)}")
     chosen = lost_turns.boyi_move(args.boyi, args.spec, moves, args.ms)
     if chosen == preferred:
         return len(moves), preferred, chosen, None
@@ -128,6 +147,7 @@ def main():
     ap.add_argument("--ms", type=int, default=200)
     ap.add_argument("--judge-ms", type=int, default=500)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--boyi-plays", choices=["first", "second"])
     args = ap.parse_args()
     for path in (args.engine, args.boyi):
         if not os.access(path, os.X_OK):
@@ -136,11 +156,12 @@ def main():
     if all(len(o) >= args.plies for o in starts):
         ap.error(f"--plies {args.plies} leaves no position after the openings")
     with ThreadPoolExecutor(args.jobs) as pool:
-        lines = list(pool.map(lambda o: line(args.engine, o, args.plies, args.line_ms), starts))
+        lines = list(pool.map(lambda o: line(args, o), starts))
         positions = [
-            (moves[:k], moves[k])
+            (moves[:k], None if args.boyi_plays else moves[k])
             for opening, moves in zip(starts, lines)
             for k in range(len(opening), len(moves))
+            if args.boyi_plays is None or boyi_turn(args, opening, moves[:k])
         ]
         results = []
         for (moves, _), result in zip(positions, pool.map(lambda p: compare(args, p), positions)):
