@@ -153,8 +153,10 @@ def main():
         if not os.access(path, os.X_OK):
             ap.error(f"{path} is not an executable")
     starts = openings(args.openings, args.count)
-    if all(len(o) >= args.plies for o in starts):
-        ap.error(f"--plies {args.plies} leaves no position after the openings")
+    # The first position compared: the opening's end, or the ply after with `second`.
+    skip = int(args.boyi_plays == "second")
+    if all(len(o) + skip >= args.plies for o in starts):
+        ap.error(f"--plies {args.plies} leaves no position to compare after the openings")
     with ThreadPoolExecutor(args.jobs) as pool:
         lines = list(pool.map(lambda o: line(args, o), starts))
         positions = [
