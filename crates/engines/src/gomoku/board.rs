@@ -122,6 +122,9 @@ pub struct EngineBoard {
     grid: Board,
     /// Every on-board index, for scans.
     pub points: Vec<usize>,
+    /// The point of every on-board index (`point` without a division: the move order asks
+    /// for it of every candidate).
+    coords: Vec<Point>,
     /// Offsets of the points whose keys a stone changes: its own and the 32 on its lines up
     /// to four away.
     lines: Vec<isize>,
@@ -169,6 +172,7 @@ impl EngineBoard {
             winner: None,
             grid: Board::new(size),
             points: Vec::with_capacity(size * size),
+            coords: vec![Point::new(0, 0); width * width],
             lines: Vec::new(),
             knights: Vec::new(),
             saved_cells: Vec::new(),
@@ -190,7 +194,9 @@ impl EngineBoard {
         b.saved_bits.reserve(size * size * b.sets.bits.len());
         for row in 0..size {
             for col in 0..size {
-                let i = b.index(Point::new(col as u8, row as u8));
+                let p = Point::new(col as u8, row as u8);
+                let i = b.index(p);
+                b.coords[i] = p;
                 b.cells[i].stone = grid::EMPTY;
                 b.points.push(i);
             }
@@ -314,8 +320,9 @@ impl EngineBoard {
         (p.row as usize + PAD) * self.width + p.col as usize + PAD
     }
 
+    #[inline]
     pub fn point(&self, i: usize) -> Point {
-        Point::new((i % self.width - PAD) as u8, (i / self.width - PAD) as u8)
+        self.coords[i]
     }
 
     pub fn size(&self) -> usize {

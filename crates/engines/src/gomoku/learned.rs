@@ -12,6 +12,7 @@
 
 use super::board::EngineBoard;
 use super::pattern::{PATTERN_VALUE, PATTERNS, Pattern};
+use boyi_core::{Point, Side};
 use std::sync::OnceLock;
 
 /// Pattern classes of a combination: every pattern but the overline, which counts as dead.
@@ -170,27 +171,70 @@ pub fn policy_features(b: &EngineBoard, i: usize) -> [usize; 6] {
     let own = combo_of_key(b.fit_key(i, me));
     let other = combo_of_key(b.fit_key(i, !me));
     let all = combos();
+    let p = b.point(i);
+    let at = |back: usize| b.recent(back).map(|m| b.point(m));
     [
         own,
         COMBOS + other,
         POLICY_CROSS_AT + all[own][3] * CLASSES + all[other][3],
         POLICY_NEAR_AT + usize::from(b.near(i)).min(NEAR - 1),
-        POLICY_LAST_AT + relation(b, i, b.last()),
-        POLICY_BEFORE_AT + relation(b, i, b.recent(1)),
+        POLICY_LAST_AT + relation(p, at(0)),
+        POLICY_BEFORE_AT + relation(p, at(1)),
     ]
 }
 
-/// Point `i` relative to an earlier move `m`: its distance (1 to 5, farther counted as 5),
+/// Point `p` relative to an earlier move at `m`: its distance (1 to 5, farther counted as 5),
 /// less one, plus 5 when it is not on one of `m`'s lines; 10 without `m`.
-fn relation(b: &EngineBoard, i: usize, m: Option<usize>) -> usize {
-    let Some(m) = m else {
+#[inline]
+fn relation(p: Point, m: Option<Point>) -> usize {
+    let Some(q) = m else {
         return RELATIONS - 1;
     };
-    let (p, q) = (b.point(i), b.point(m));
     let dx = p.col.abs_diff(q.col);
     let dy = p.row.abs_diff(q.row);
     let lined = dx == 0 || dy == 0 || dx == dy;
     usize::from(dx.max(dy).clamp(1, 5)) - 1 + if lined { 0 } else { 5 }
+}
+
+/// The ordering scores of one position's candidates (`policy_score`): what they share (the
+/// side to move, the tables, the last two moves) is looked up once, not per candidate.
+pub struct PolicyScorer {
+    me: Side,
+    weights: &'static [i32; POLICY_WEIGHTS],
+    index: &'static [u16],
+    combos: &'static [[usize; 4]],
+    last: Option<Point>,
+    before: Option<Point>,
+}
+
+impl PolicyScorer {
+    pub fn new(b: &EngineBoard) -> PolicyScorer {
+        let at = |back: usize| b.recent(back).map(|m| b.point(m));
+        PolicyScorer {
+            me: b.side(),
+            weights: policy_weights(),
+            index: index_table(),
+            combos: combos(),
+            last: at(0),
+            before: at(1),
+        }
+    }
+
+    /// The score of candidate `i`: the sum of its weights (`policy_features`).
+    #[inline]
+    pub fn score(&self, b: &EngineBoard, i: usize) -> i32 {
+        let w = self.weights;
+        let own = self.index[b.fit_key(i, self.me) as usize] as usize;
+        let other = self.index[b.fit_key(i, !self.me) as usize] as usize;
+        let cross = self.combos[own][3] * CLASSES + self.combos[other][3];
+        let p = b.point(i);
+        w[own]
+            + w[COMBOS + other]
+            + w[POLICY_CROSS_AT + cross]
+            + w[POLICY_NEAR_AT + usize::from(b.near(i)).min(NEAR - 1)]
+            + w[POLICY_LAST_AT + relation(p, self.last)]
+            + w[POLICY_BEFORE_AT + relation(p, self.before)]
+    }
 }
 
 /// The fitted ordering values as one array by weight (`policy_features`).
@@ -220,8 +264,7 @@ pub fn policy_weights() -> &'static [i32; POLICY_WEIGHTS] {
 /// A candidate's fitted ordering score for the side to move.
 #[inline]
 pub fn policy_score(b: &EngineBoard, i: usize) -> i32 {
-    let w = policy_weights();
-    policy_features(b, i).iter().map(|&f| w[f]).sum()
+    PolicyScorer::new(b).score(b, i)
 }
 
 /// The hand-set evaluation's value of a combination for the side to move: its line values
@@ -308,5 +351,27 @@ mod tests {
         let empty = EngineBoard::new(15, Variant::Freestyle);
         let f = policy_features(&empty, i);
         assert_eq!(f[4..], [POLICY_LAST_AT + 10, POLICY_BEFORE_AT + 10]);
+    }
+
+    #[test]
+    fn the_scorer_gives_every_candidate_the_sum_of_its_weights() {
+        let w = policy_weights();
+        for moves in [
+            "h8,i9,j8,g8,i7,h7,j9,j7",
+            "a1,o15,b2,n14,c3,m13,d4",
+            "h8,h9,h10,i8,g9,a15",
+        ] {
+            let mut b = EngineBoard::new(15, Variant::Freestyle);
+            for m in moves.split(',') {
+                let p = Point::parse(m, 15).unwrap();
+                assert_eq!(b.point(b.index(p)), p);
+                b.play(b.index(p));
+                let scorer = PolicyScorer::new(&b);
+                for i in b.zone().collect::<Vec<_>>() {
+                    let sum: i32 = policy_features(&b, i).iter().map(|&k| w[k]).sum();
+                    assert_eq!(scorer.score(&b, i), sum, "{moves}: {}", b.point(i));
+                }
+            }
+        }
     }
 }

@@ -5,7 +5,7 @@
 //! to a strong player's moves: `learned::policy_score`).
 
 use super::board::EngineBoard;
-use super::learned::{TEMPO, THREAT_WEIGHTS, policy_score};
+use super::learned::{PolicyScorer, TEMPO, THREAT_WEIGHTS};
 use super::pattern::{PATTERN_VALUE, Pattern, THREAT_VALUE, Threat};
 use super::threat::{ThreatSearch, collect, fives, has_open_three, playable, threat_points};
 use crate::alphabeta::{MATE, to_score};
@@ -1026,12 +1026,13 @@ impl Engine {
         }
         self.scratch = f;
         let defend = has_open_three(b, !me);
+        let policy = self.config.policy.then(|| PolicyScorer::new(b));
         for i in b.zone() {
             if defend && !defends(b, i) {
                 continue;
             }
-            let score = if self.config.policy {
-                policy_score(b, i)
+            let score = if let Some(policy) = &policy {
+                policy.score(b, i)
             } else {
                 value_order(b, i)
             };
