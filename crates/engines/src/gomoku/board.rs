@@ -12,14 +12,16 @@
 
 use super::learned::{KEY_STEP, fit_key, fit_table};
 use super::pattern::{
-    CODE_OF, PATTERN_VALUE, Pattern, THREAT_OF_CODE, THREAT_VALUE, Threat, pair_table, shift,
-    threat_code, unpack,
+    CODE_OF, PATTERN_VALUE, PairTable, Pattern, THREAT_VALUE, Threat, pair_table, shift,
+    threat_code, threat_of_code, unpack,
 };
 use boyi_core::{Point, Side};
 use boyi_games::gomoku::{Gomoku, Variant, renju};
 use boyi_games::grid::{self, Board};
 
 const PAD: usize = 4;
+/// The points of a stone's row whose keys it changes: its own and four each side.
+const ROW: usize = 9;
 const WALL: u8 = 3;
 /// The history entry of a pass (`EngineBoard::pass`).
 const PASS: usize = usize::MAX;
@@ -35,12 +37,21 @@ struct Cell {
     /// Threat code of `pats` per side (see [`CODE_OF`]).
     code: [u16; 2],
     threat: [Threat; 2],
-    value: [i32; 2],
+    /// Line values plus the threat bonus per side, in 16 bits so a cell fits in 32 bytes.
+    value: [i16; 2],
     /// Key of the patterns per side into the fitted values (`learned::fit_key`).
     fit_key: [u16; 2],
     /// Stones within the 5×5 square around the point.
     near: u8,
 }
+
+// A stone saves and restores 33 cells, so a cell is kept to 32 bytes; a point's value (four
+// line values and a threat bonus) fits its 16 bits.
+const _: () = assert!(std::mem::size_of::<Cell>() == 32);
+const _: () = assert!(
+    4 * PATTERN_VALUE[Pattern::Five as usize] + THREAT_VALUE[Threat::Five as usize]
+        <= i16::MAX as i32
+);
 
 /// The sets of `Sets`: empty points where black (white) has at least a four, at least a
 /// three, and the candidate zone.
@@ -98,7 +109,7 @@ pub struct EngineBoard {
     steps: [isize; 4],
     cells: Vec<Cell>,
     rule: Variant,
-    pairs: &'static [u8],
+    pairs: &'static PairTable,
     /// The fitted values by pattern key (`learned::fit_table`).
     fit: &'static [[i16; 2]],
     /// Σ of point values over empty points, per side.
@@ -125,15 +136,16 @@ pub struct EngineBoard {
     /// The point of every on-board index (`point` without a division: the move order asks
     /// for it of every candidate).
     coords: Vec<Point>,
-    /// Offsets of the points whose keys a stone changes: its own and the 32 on its lines up
-    /// to four away.
+    /// Offsets of the points off a stone's row whose keys it changes: the 24 on its other
+    /// three lines up to four away. The nine of its row, its own among them, lie in one run
+    /// (`ROW`) and are saved and restored as one.
     lines: Vec<isize>,
     /// Offsets of the points of the 5×5 square around a stone off its lines, whose `near`
     /// count alone it changes.
     knights: Vec<isize>,
     /// Per stone played, the state it changed, so `undo` restores it instead of updating
-    /// again: the cells at `lines`, the bit sets' words, the sums and the threat counts (the
-    /// `knights` counts are taken back by one).
+    /// again: the cells of its row and at `lines`, the bit sets' words, the sums and the
+    /// threat counts (the `knights` counts are taken back by one).
     saved_cells: Vec<Cell>,
     saved_bits: Vec<u64>,
     saved_sums: Vec<Sums>,
@@ -181,16 +193,14 @@ impl EngineBoard {
         };
         let w = width as isize;
         let line = |s: isize| [-4, -3, -2, -1, 1, 2, 3, 4].map(|k| k * s);
-        b.lines = std::iter::once(0)
-            .chain(b.steps.iter().flat_map(|&s| line(s)))
-            .collect();
+        b.lines = b.steps[1..].iter().flat_map(|&s| line(s)).collect();
         let square = (-2..=2isize).flat_map(|dr| (-2..=2isize).map(move |dc| (dr, dc)));
         let off_lines = |&(dr, dc): &(isize, isize)| dr != 0 && dc != 0 && dr.abs() != dc.abs();
         b.knights = square
             .filter(off_lines)
             .map(|(dr, dc)| dr * w + dc)
             .collect();
-        b.saved_cells.reserve(size * size * b.lines.len());
+        b.saved_cells.reserve(size * size * (ROW + b.lines.len()));
         b.saved_bits.reserve(size * size * b.sets.bits.len());
         for row in 0..size {
             for col in 0..size {
@@ -252,7 +262,7 @@ impl EngineBoard {
             let c = &mut self.cells[i];
             for s in 0..2 {
                 if c.stone == grid::EMPTY {
-                    self.sums[s] += c.value[s];
+                    self.sums[s] += i32::from(c.value[s]);
                     let fit = self.fit[c.fit_key[s] as usize];
                     self.fit_sums[s][0] += i32::from(fit[0]);
                     self.fit_sums[s][1] += i32::from(fit[1]);
@@ -308,10 +318,10 @@ impl EngineBoard {
     fn compute(&mut self, i: usize) {
         let c = &mut self.cells[i];
         for s in 0..2 {
-            let t = THREAT_OF_CODE[c.code[s] as usize];
+            let t = threat_of_code(c.code[s]);
             let lines: i32 = c.pats[s].iter().map(|&p| PATTERN_VALUE[p as usize]).sum();
             c.threat[s] = t;
-            c.value[s] = lines + THREAT_VALUE[t as usize];
+            c.value[s] = (lines + THREAT_VALUE[t as usize]) as i16;
             c.fit_key[s] = fit_key(c.pats[s]);
         }
     }
@@ -384,7 +394,7 @@ impl EngineBoard {
     }
 
     pub fn value(&self, i: usize, s: Side) -> i32 {
-        self.cells[i].value[s.index()]
+        i32::from(self.cells[i].value[s.index()])
     }
 
     /// The key of point `i`'s four patterns for `s` (`learned::fit_key`).
@@ -458,7 +468,7 @@ impl EngineBoard {
         let s = self.side;
         let wins = self.cells[i].threat[s.index()] == Threat::Five && self.is_real_five(i, s);
         for t in 0..2 {
-            self.sums[t] -= self.cells[i].value[t];
+            self.sums[t] -= i32::from(self.cells[i].value[t]);
             let fit = self.fit[self.cells[i].fit_key[t] as usize];
             self.fit_sums[t][0] -= i32::from(fit[0]);
             self.fit_sums[t][1] -= i32::from(fit[1]);
@@ -497,6 +507,8 @@ impl EngineBoard {
     /// Saves what a stone on `i` will change (see `saved_cells`).
     fn save(&mut self, i: usize) {
         let cells = &self.cells;
+        self.saved_cells
+            .extend_from_slice(&cells[i - ROW / 2..=i + ROW / 2]);
         let at = |o: &isize| cells[(i as isize + o) as usize];
         self.saved_cells.extend(self.lines.iter().map(at));
         self.saved_bits.extend_from_slice(&self.sets.bits);
@@ -509,8 +521,10 @@ impl EngineBoard {
         let bits = self.saved_bits.len() - self.sets.bits.len();
         self.sets.bits.copy_from_slice(&self.saved_bits[bits..]);
         self.saved_bits.truncate(bits);
-        let cells = self.saved_cells.len() - self.lines.len();
-        for (&o, &c) in self.lines.iter().zip(&self.saved_cells[cells..]) {
+        let cells = self.saved_cells.len() - ROW - self.lines.len();
+        let (row, rest) = self.saved_cells[cells..].split_at(ROW);
+        self.cells[i - ROW / 2..=i + ROW / 2].copy_from_slice(row);
+        for (&o, &c) in self.lines.iter().zip(rest) {
             self.cells[(i as isize + o) as usize] = c;
         }
         self.saved_cells.truncate(cells);
@@ -566,11 +580,11 @@ impl EngineBoard {
             }
             c.pats[s][d] = pat;
             c.code[s] = c.code[s] + CODE_OF[pat as usize] - CODE_OF[old as usize];
-            let (was, now) = (c.threat[s], THREAT_OF_CODE[c.code[s] as usize]);
+            let (was, now) = (c.threat[s], threat_of_code(c.code[s]));
             let dv = PATTERN_VALUE[pat as usize] - PATTERN_VALUE[old as usize]
                 + THREAT_VALUE[now as usize]
                 - THREAT_VALUE[was as usize];
-            c.value[s] += dv;
+            c.value[s] += dv as i16;
             self.sums[s] += dv;
             let key = c.fit_key[s] + KEY_STEP[d] * pat as u16 - KEY_STEP[d] * old as u16;
             let (was_fit, now_fit) = (self.fit[c.fit_key[s] as usize], self.fit[key as usize]);

@@ -46,6 +46,18 @@ impl Pattern {
         Pattern::Five,
     ];
 
+    /// `ALL` padded to sixteen entries, so a pattern read from a four-bit field of a packed
+    /// pair needs no bounds check; the padding is never stored in a table.
+    const BY_NIBBLE: [Pattern; 16] = {
+        let mut t = [Pattern::Dead; 16];
+        let mut i = 0;
+        while i < PATTERNS {
+            t[i] = Pattern::ALL[i];
+            i += 1;
+        }
+        t
+    };
+
     #[inline]
     pub fn from_u8(v: u8) -> Pattern {
         Pattern::ALL[v as usize]
@@ -238,6 +250,13 @@ pub const CODE_OF: [u16; PATTERNS] = {
     c
 };
 
+/// The threat class of a code (see [`CODE_OF`]). Four lines fill each 3-bit field to at
+/// most 4, so a code has 12 bits; the mask only lets the index go unchecked.
+#[inline]
+pub fn threat_of_code(code: u16) -> Threat {
+    THREAT_OF_CODE[usize::from(code) & 0xfff]
+}
+
 /// The threat class of every code (see [`CODE_OF`]); the same rules as [`threat`].
 pub const THREAT_OF_CODE: [Threat; 1 << 12] = {
     let mut t = [Threat::None; 1 << 12];
@@ -255,24 +274,31 @@ pub fn threat_code(p: [Pattern; 4]) -> u16 {
     p.iter().map(|&x| CODE_OF[x as usize]).sum()
 }
 
+/// A byte for every 16-bit window key, so a key indexes it without a bounds check.
+pub type PairTable = [u8; 1 << 16];
+
 /// Both sides' patterns for every window key under one rule, black in the low four bits and
 /// white in the high four, so a window change is one byte read from a 64 KB table.
-pub fn pair_table(black_exact: bool, white_exact: bool) -> &'static [u8] {
-    static TABLES: [OnceLock<Vec<u8>>; 4] = [const { OnceLock::new() }; 4];
+pub fn pair_table(black_exact: bool, white_exact: bool) -> &'static PairTable {
+    static TABLES: [OnceLock<Box<PairTable>>; 4] = [const { OnceLock::new() }; 4];
     let slot = usize::from(black_exact) * 2 + usize::from(white_exact);
     TABLES[slot].get_or_init(|| {
         let (b, w) = (
             &tables(black_exact).by_side[0],
             &tables(white_exact).by_side[1],
         );
-        b.iter().zip(w).map(|(&x, &y)| x | (y << 4)).collect()
+        let mut t = Box::new([0; 1 << 16]);
+        for (cell, (&x, &y)) in t.iter_mut().zip(b.iter().zip(w)) {
+            *cell = x | (y << 4);
+        }
+        t
     })
 }
 
 /// The pattern of side `s` (0 black, 1 white) in a packed pair.
 #[inline]
 pub fn unpack(pair: u8, s: usize) -> Pattern {
-    Pattern::from_u8((pair >> (4 * s)) & 15)
+    Pattern::BY_NIBBLE[usize::from((pair >> (4 * s)) & 15)]
 }
 
 #[cfg(test)]
