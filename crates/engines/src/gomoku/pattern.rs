@@ -106,9 +106,32 @@ pub fn tables(exact: bool) -> &'static Tables {
     static EXACT: OnceLock<Tables> = OnceLock::new();
     static OPEN: OnceLock<Tables> = OnceLock::new();
     let cell = if exact { &EXACT } else { &OPEN };
-    cell.get_or_init(|| Tables {
-        by_side: [build(OWN_BLACK, exact), build(OWN_WHITE, exact)],
+    cell.get_or_init(|| {
+        let black = build(OWN_BLACK, exact);
+        let white = colours_swapped(&black);
+        Tables {
+            by_side: [black, white],
+        }
     })
+}
+
+/// White's table from black's: a window reads the same to white as the window with every
+/// black and white stone swapped reads to black (walls and the opponent's stones alike
+/// block), so white's pattern of a key is black's of the swapped key.
+fn colours_swapped(black: &[u8]) -> Vec<u8> {
+    let swap = |key: u32| {
+        (0..8).fold(0, |out, i| {
+            let v = match (key >> (2 * i)) & 3 {
+                OWN_BLACK => OWN_WHITE,
+                OWN_WHITE => OWN_BLACK,
+                v => v,
+            };
+            out | (v << (2 * i))
+        })
+    };
+    (0..1u32 << 16)
+        .map(|key| black[swap(key) as usize])
+        .collect()
 }
 
 /// The window as 9 cells (centre = own) for a key, own stones marked 1, others 2, walls 3.
@@ -150,10 +173,12 @@ fn centre_run(c: &[u32; 9]) -> usize {
 fn build(own: u32, exact: bool) -> Vec<u8> {
     let mut table = vec![0u8; 1 << 16];
     // Keys with more own stones first: a key's pattern reads keys with one more own stone.
-    let mut keys: Vec<u32> = (0..1u32 << 16).collect();
     let own_count = |key: u32| (0..8).filter(|i| (key >> (2 * i)) & 3 == own).count();
-    keys.sort_by_key(|&k| std::cmp::Reverse(own_count(k)));
-    for key in keys {
+    let mut by_count: [Vec<u32>; 9] = Default::default();
+    for key in 0..1u32 << 16 {
+        by_count[own_count(key)].push(key);
+    }
+    for &key in by_count.iter().rev().flatten() {
         table[key as usize] = classify(key, own, exact, &table) as u8;
     }
     table
@@ -374,6 +399,16 @@ mod tests {
                 Pattern::from_u8((i / PATTERNS.pow(d as u32) % PATTERNS) as u8)
             });
             assert_eq!(THREAT_OF_CODE[threat_code(p) as usize], threat(p), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn white_tables_are_black_ones_with_the_colours_swapped() {
+        for exact in [false, true] {
+            assert!(
+                tables(exact).by_side[1] == build(OWN_WHITE, exact),
+                "exact {exact}"
+            );
         }
     }
 
