@@ -5,10 +5,11 @@
 //! each of those points changes one 2-bit field of one key, reads both sides' patterns from one
 //! packed table (a byte per key) and, only when a pattern changed, adjusts its value by the
 //! difference and re-reads its threat class from a small table by a threat code kept up to
-//! date by addition. Occupied points keep only their keys. Taking a stone back puts back the
-//! cells, sums and bit sets saved when it was played, rather than updating again. Bit sets of
-//! the empty points with a four (or a three) per side and of the candidate zone let the
-//! searches visit those points alone instead of scanning the board.
+//! date by addition. An occupied point's keys and patterns stay as they were when its stone
+//! was played. Taking a stone back puts back the cells, sums and bit sets saved when it was
+//! played, rather than updating again. Bit sets of the empty points with a four (or a three)
+//! per side and of the candidate zone let the searches visit those points alone instead of
+//! scanning the board.
 
 use super::learned::{KEY_STEP, fit_key, fit_table};
 use super::pattern::{
@@ -559,19 +560,19 @@ impl EngineBoard {
         }
     }
 
-    /// Sets the 2-bit field at `sh` of point `j`'s key in direction `d` to `code`, and on an
-    /// empty point the patterns, threats and values that follow from it.
+    /// On an empty point `j`, sets the 2-bit field at `sh` of its key in direction `d` to
+    /// `code`, and the patterns, threats and values that follow from it.
     #[inline]
     fn update_key(&mut self, j: usize, d: usize, sh: u32, code: u32) {
         let c = &mut self.cells[j];
-        if c.stone == WALL {
+        // Walls never change. An occupied point's keys are read again only once the stone
+        // on it is taken back, and that puts back its cell as it was when the stone was
+        // played, before every later stone.
+        if c.stone != grid::EMPTY {
             return;
         }
         let key = (c.keys[d] as u32 & !(3 << sh)) | (code << sh);
         c.keys[d] = key as u16;
-        if c.stone != grid::EMPTY {
-            return;
-        }
         let pair = self.pairs[key as usize];
         for s in 0..2 {
             let (old, pat) = (c.pats[s][d], unpack(pair, s));
@@ -663,10 +664,10 @@ impl EngineBoard {
             && fresh.sets == self.sets
             && self.points.iter().all(|&i| {
                 let (a, b) = (&fresh.cells[i], &self.cells[i]);
-                a.keys == b.keys
-                    && a.near == b.near
+                a.near == b.near
                     && (b.stone != grid::EMPTY
-                        || (a.pats == b.pats
+                        || (a.keys == b.keys
+                            && a.pats == b.pats
                             && a.code == b.code
                             && a.value == b.value
                             && a.fit_key == b.fit_key
