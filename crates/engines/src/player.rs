@@ -106,6 +106,9 @@ pub struct Limits {
     /// (Gomocup's `timeout_turn`). A player may think past its budget (`time_budget`), as the
     /// Gomoku engine does for its first iterations and its threat check, but not past this.
     pub max_time: Option<Duration>,
+    /// The most memory the player may take, in bytes (Gomocup's `max_memory`): a player
+    /// with large tables keeps them within it.
+    pub memory: Option<u64>,
     /// Search until stopped (analysis, pondering).
     pub infinite: bool,
     /// Canonical texts of moves not to play here (UCCI `banmoves`).

@@ -55,6 +55,8 @@ pub struct GomocupServer<G: Game> {
     swap2: Option<Swap2Hook<G>>,
     timeout_turn: Option<Duration>,
     time_left: Option<Duration>,
+    /// `INFO max_memory` in bytes (0, no limit, is kept as none).
+    max_memory: Option<u64>,
     about: String,
 }
 
@@ -69,6 +71,7 @@ impl<G: Game> GomocupServer<G> {
             swap2: None,
             timeout_turn: None,
             time_left: None,
+            max_memory: None,
             about,
         }
     }
@@ -157,6 +160,7 @@ impl<G: Game> GomocupServer<G> {
             clock.time_left[side.index()] = safe(left);
             limits.clock = Some(clock);
         }
+        limits.memory = self.max_memory;
         limits
     }
 
@@ -190,7 +194,11 @@ impl<G: Game> GomocupServer<G> {
             "time_left" => ms()
                 .map(|d| self.time_left = Some(d))
                 .map_err(|e| e.to_string()),
-            "timeout_match" | "max_memory" | "game_type" | "folder" | "evaluate" => Ok(()),
+            "max_memory" => value
+                .parse::<u64>()
+                .map(|m| self.max_memory = (m > 0).then_some(m))
+                .map_err(|e| e.to_string()),
+            "timeout_match" | "game_type" | "folder" | "evaluate" => Ok(()),
             "rule" => self.set_rule(value),
             _ => Ok(()),
         };

@@ -109,4 +109,23 @@ fn gomocup_turn_time_is_a_hard_limit() {
     assert_eq!(limits.movetime, Some(ms(900)));
     assert_eq!(limits.max_time, Some(ms(900)));
     assert_eq!(limits.hard_limit(Side::Black), Some(ms(900)));
+    assert_eq!(limits.memory, None);
+}
+
+#[test]
+fn gomocup_memory_limit_reaches_the_player() {
+    // `INFO max_memory` is in bytes; 0 means no limit.
+    let start = Gomoku::start(&Default::default(), None).unwrap();
+    let seen = Recorder::default();
+    let input = "START 15\nINFO max_memory 83886080\nBEGIN\nINFO max_memory 0\nTURN 10,10\n";
+    transcript(
+        Protocol::Gomocup,
+        seen.clone(),
+        start,
+        Limits::default(),
+        input,
+    );
+    let seen = seen.0.lock().unwrap();
+    assert_eq!(seen[0].memory, Some(83_886_080));
+    assert_eq!(seen[1].memory, None);
 }

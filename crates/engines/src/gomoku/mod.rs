@@ -204,7 +204,7 @@ fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, Text
         config.eval = v.min(3);
     }
     if let Some(mb) = spec.number::<usize>("hash")? {
-        config.tt_entries = (mb.clamp(1, 4096) << 20) / 24;
+        config.tt_entries = (mb.clamp(1, 4096) << 20) / search::TT_ENTRY_BYTES;
     }
     let mut player = Strong::new(config);
     player.seed = seed;

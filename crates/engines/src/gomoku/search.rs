@@ -42,10 +42,14 @@ struct TtEntry {
     flag: u8,
 }
 
+/// Bytes a table entry takes.
+pub const TT_ENTRY_BYTES: usize = std::mem::size_of::<TtEntry>();
+
 /// Options of the strong player.
 #[derive(Debug, Clone, Copy)]
 pub struct Config {
-    /// Transposition table entries (a power of two).
+    /// Transposition-table entries (rounded down to a power of two, and kept within half of
+    /// a search's memory limit).
     pub tt_entries: usize,
     /// Moves searched per inner node after ordering.
     pub width: usize,
@@ -197,7 +201,7 @@ pub struct Engine {
 impl Engine {
     pub fn new(config: Config) -> Engine {
         Engine {
-            tt: vec![TtEntry::default(); config.tt_entries.next_power_of_two()],
+            tt: vec![TtEntry::default(); table_entries(config.tt_entries, None)],
             config,
             nodes: 0,
             aborted: false,
@@ -209,6 +213,17 @@ impl Engine {
             scratch: Vec::with_capacity(64),
             history: Vec::new(),
             lost: Vec::new(),
+        }
+    }
+
+    /// Keeps the table within half of `memory` (the rest is left to the tables every search
+    /// reads and to the process), or at its configured size when there is no limit. A table
+    /// of another size starts empty.
+    fn fit_memory(&mut self, memory: Option<u64>) {
+        let entries = table_entries(self.config.tt_entries, memory);
+        if entries != self.tt.len() {
+            self.tt = Vec::new();
+            self.tt = vec![TtEntry::default(); entries];
         }
     }
 
@@ -225,6 +240,7 @@ impl Engine {
         stop: &StopFlag,
         info: &mut dyn FnMut(&EngineBoard, &Found),
     ) -> Option<Found> {
+        self.fit_memory(limits.memory);
         let me = b.side();
         let budget = limits.time_budget(me);
         let started = Instant::now();
@@ -1207,6 +1223,16 @@ const INIT_D3: i32 = 600;
 const INIT_D3_CONTESTED: i32 = 150;
 const INIT_OPP_D3: i32 = 100;
 
+/// The table's entries: the configured number, within half of `memory` if one is given,
+/// rounded down to a power of two (at least 1,024).
+fn table_entries(configured: usize, memory: Option<u64>) -> usize {
+    let cap = memory.map_or(usize::MAX, |m| {
+        usize::try_from(m / 2 / TT_ENTRY_BYTES as u64).unwrap_or(usize::MAX)
+    });
+    let n = configured.min(cap).max(1 << 10);
+    1 << n.ilog2()
+}
+
 fn to_tt(v: i32, ply: i32) -> i32 {
     if v > WIN_BOUND {
         v + ply
@@ -1381,6 +1407,30 @@ mod tests {
         e.config.time_use = false;
         assert!(e.out_of_time(ms(50), Some(ms(75)), full));
         assert!(!e.out_of_time(ms(30), Some(ms(75)), full));
+    }
+
+    #[test]
+    fn the_table_keeps_within_half_of_a_memory_limit() {
+        assert_eq!(table_entries(1 << 22, None), 1 << 22);
+        assert_eq!(table_entries(3 << 20, None), 1 << 21);
+        // 80 MB: half of it holds 2.5 million entries of 16 bytes; a power of two fewer.
+        assert_eq!(table_entries(1 << 22, Some(80 << 20)), 1 << 21);
+        assert_eq!(table_entries(1 << 22, Some(1)), 1 << 10);
+        let mut e = Engine::new(Config {
+            tt_entries: 1 << 20,
+            ..Config::default()
+        });
+        let mut b = board(Variant::Freestyle, "h8,h9");
+        let limits = |memory| Limits {
+            depth: Some(2),
+            memory,
+            ..Limits::default()
+        };
+        let stop = StopFlag::new();
+        e.search(&mut b, &limits(Some(8 << 20)), &stop, &mut |_, _| {});
+        assert_eq!(e.tt.len(), 1 << 18);
+        e.search(&mut b, &limits(None), &stop, &mut |_, _| {});
+        assert_eq!(e.tt.len(), 1 << 20);
     }
 
     #[test]
