@@ -89,14 +89,10 @@ impl Player<Gomoku> for Recorder {
     }
 }
 
-#[test]
-fn gomocup_turn_time_is_a_hard_limit() {
-    // The manager forfeits a move over `timeout_turn`: the engine gets it (less a safety
-    // margin) as its move time and as the cap no stretched budget may pass.
+/// The limits of every search a Gomocup session on a 15×15 board asks of the player.
+fn gomocup_limits(input: &str) -> Vec<Limits> {
     let start = Gomoku::start(&Default::default(), None).unwrap();
     let seen = Recorder::default();
-    let input =
-        "START 15\nINFO timeout_turn 1000\nINFO timeout_match 0\nINFO time_left 50000\nBEGIN\n";
     transcript(
         Protocol::Gomocup,
         seen.clone(),
@@ -104,7 +100,16 @@ fn gomocup_turn_time_is_a_hard_limit() {
         Limits::default(),
         input,
     );
-    let limits = seen.0.lock().unwrap()[0].clone();
+    seen.0.lock().unwrap().clone()
+}
+
+#[test]
+fn gomocup_turn_time_is_a_hard_limit() {
+    // The manager forfeits a move over `timeout_turn`: the engine gets it (less a safety
+    // margin) as its move time and as the cap no stretched budget may pass.
+    let input =
+        "START 15\nINFO timeout_turn 1000\nINFO timeout_match 0\nINFO time_left 50000\nBEGIN\n";
+    let limits = gomocup_limits(input)[0].clone();
     let ms = Duration::from_millis;
     assert_eq!(limits.movetime, Some(ms(900)));
     assert_eq!(limits.max_time, Some(ms(900)));
@@ -115,17 +120,8 @@ fn gomocup_turn_time_is_a_hard_limit() {
 #[test]
 fn gomocup_memory_limit_reaches_the_player() {
     // `INFO max_memory` is in bytes; 0 means no limit.
-    let start = Gomoku::start(&Default::default(), None).unwrap();
-    let seen = Recorder::default();
     let input = "START 15\nINFO max_memory 83886080\nBEGIN\nINFO max_memory 0\nTURN 10,10\n";
-    transcript(
-        Protocol::Gomocup,
-        seen.clone(),
-        start,
-        Limits::default(),
-        input,
-    );
-    let seen = seen.0.lock().unwrap();
+    let seen = gomocup_limits(input);
     assert_eq!(seen[0].memory, Some(83_886_080));
     assert_eq!(seen[1].memory, None);
 }
