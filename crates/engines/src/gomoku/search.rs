@@ -200,8 +200,8 @@ pub struct Engine {
 
 impl Engine {
     pub fn new(config: Config) -> Engine {
-        Engine {
-            tt: vec![TtEntry::default(); table_entries(config.tt_entries, None)],
+        let mut engine = Engine {
+            tt: Vec::new(),
             config,
             nodes: 0,
             aborted: false,
@@ -213,7 +213,9 @@ impl Engine {
             scratch: Vec::with_capacity(64),
             history: Vec::new(),
             lost: Vec::new(),
-        }
+        };
+        engine.fit_memory(None);
+        engine
     }
 
     /// Keeps the table within half of `memory` (the rest is left to the tables every search
@@ -222,6 +224,7 @@ impl Engine {
     fn fit_memory(&mut self, memory: Option<u64>) {
         let entries = table_entries(self.config.tt_entries, memory);
         if entries != self.tt.len() {
+            // The old table goes first, so the two are never held at once.
             self.tt = Vec::new();
             self.tt = vec![TtEntry::default(); entries];
         }
