@@ -11,7 +11,7 @@
 //! per side and of the candidate zone let the searches visit those points alone instead of
 //! scanning the board.
 
-use super::learned::{KEY_STEP, fit_key, fit_table};
+use super::learned::{FitTable, KEY_STEP, fit_key, fit_table};
 use super::pattern::{
     CODE_OF, PATTERN_VALUE, PairTable, Pattern, THREAT_VALUE, Threat, pair_table, shift,
     threat_code, threat_of_code, unpack,
@@ -23,6 +23,8 @@ use boyi_games::grid::{self, Board};
 const PAD: usize = 4;
 /// The points of a stone's row whose keys it changes: its own and four each side.
 const ROW: usize = 9;
+/// The points off a stone's row whose keys it changes: four each way on three lines.
+const LINES: usize = 24;
 const WALL: u8 = 3;
 /// The history entry of a pass (`EngineBoard::pass`).
 const PASS: usize = usize::MAX;
@@ -112,7 +114,7 @@ pub struct EngineBoard {
     rule: Variant,
     pairs: &'static PairTable,
     /// The fitted values by pattern key (`learned::fit_table`).
-    fit: &'static [[i16; 2]],
+    fit: &'static FitTable,
     /// Σ of point values over empty points, per side.
     sums: [i32; 2],
     /// Σ of the fitted values over empty points, per side: `[as the side to move's, as the
@@ -140,7 +142,7 @@ pub struct EngineBoard {
     /// Offsets of the points off a stone's row whose keys it changes: the 24 on its other
     /// three lines up to four away. The nine of its row, its own among them, lie in one run
     /// (`ROW`) and are saved and restored as one.
-    lines: Vec<isize>,
+    lines: [isize; LINES],
     /// Offsets of the points of the 5×5 square around a stone off its lines, whose `near`
     /// count alone it changes.
     knights: Vec<isize>,
@@ -186,7 +188,7 @@ impl EngineBoard {
             grid: Board::new(size),
             points: Vec::with_capacity(size * size),
             coords: vec![Point::new(0, 0); width * width],
-            lines: Vec::new(),
+            lines: [0; LINES],
             knights: Vec::new(),
             saved_cells: Vec::new(),
             saved_bits: Vec::new(),
@@ -194,14 +196,14 @@ impl EngineBoard {
         };
         let w = width as isize;
         let line = |s: isize| [-4, -3, -2, -1, 1, 2, 3, 4].map(|k| k * s);
-        b.lines = b.steps[1..].iter().flat_map(|&s| line(s)).collect();
+        b.lines = std::array::from_fn(|n| line(b.steps[1 + n / 8])[n % 8]);
         let square = (-2..=2isize).flat_map(|dr| (-2..=2isize).map(move |dc| (dr, dc)));
         let off_lines = |&(dr, dc): &(isize, isize)| dr != 0 && dc != 0 && dr.abs() != dc.abs();
         b.knights = square
             .filter(off_lines)
             .map(|(dr, dc)| dr * w + dc)
             .collect();
-        b.saved_cells.reserve(size * size * (ROW + b.lines.len()));
+        b.saved_cells.reserve(size * size * (ROW + LINES));
         b.saved_bits.reserve(size * size * b.sets.bits.len());
         for row in 0..size {
             for col in 0..size {
@@ -264,7 +266,7 @@ impl EngineBoard {
             for s in 0..2 {
                 if c.stone == grid::EMPTY {
                     self.sums[s] += i32::from(c.value[s]);
-                    let fit = self.fit[c.fit_key[s] as usize];
+                    let fit = self.fit.at(c.fit_key[s]);
                     self.fit_sums[s][0] += i32::from(fit[0]);
                     self.fit_sums[s][1] += i32::from(fit[1]);
                     self.threat_counts[s][c.threat[s] as usize] += 1;
@@ -470,7 +472,7 @@ impl EngineBoard {
         let wins = self.cells[i].threat[s.index()] == Threat::Five && self.is_real_five(i, s);
         for t in 0..2 {
             self.sums[t] -= i32::from(self.cells[i].value[t]);
-            let fit = self.fit[self.cells[i].fit_key[t] as usize];
+            let fit = self.fit.at(self.cells[i].fit_key[t]);
             self.fit_sums[t][0] -= i32::from(fit[0]);
             self.fit_sums[t][1] -= i32::from(fit[1]);
             self.threat_counts[t][self.cells[i].threat[t] as usize] -= 1;
@@ -511,7 +513,9 @@ impl EngineBoard {
         self.saved_cells
             .extend_from_slice(&cells[i - ROW / 2..=i + ROW / 2]);
         let at = |o: &isize| cells[(i as isize + o) as usize];
-        self.saved_cells.extend(self.lines.iter().map(at));
+        // Gathered into an array first: one copy of known length, not a push per cell.
+        let lines: [Cell; LINES] = std::array::from_fn(|n| at(&self.lines[n]));
+        self.saved_cells.extend_from_slice(&lines);
         self.saved_bits.extend_from_slice(&self.sets.bits);
         self.saved_sums
             .push((self.sums, self.fit_sums, self.threat_counts));
@@ -522,7 +526,7 @@ impl EngineBoard {
         let bits = self.saved_bits.len() - self.sets.bits.len();
         self.sets.bits.copy_from_slice(&self.saved_bits[bits..]);
         self.saved_bits.truncate(bits);
-        let cells = self.saved_cells.len() - ROW - self.lines.len();
+        let cells = self.saved_cells.len() - ROW - LINES;
         let (row, rest) = self.saved_cells[cells..].split_at(ROW);
         self.cells[i - ROW / 2..=i + ROW / 2].copy_from_slice(row);
         for (&o, &c) in self.lines.iter().zip(rest) {
@@ -571,9 +575,10 @@ impl EngineBoard {
         if c.stone != grid::EMPTY {
             return;
         }
-        let key = (c.keys[d] as u32 & !(3 << sh)) | (code << sh);
-        c.keys[d] = key as u16;
-        let pair = self.pairs[key as usize];
+        // In 16 bits, so the pair table's index needs no bounds check.
+        let key = (c.keys[d] & !(3 << sh)) | ((code as u16) << sh);
+        c.keys[d] = key;
+        let pair = self.pairs[usize::from(key)];
         for s in 0..2 {
             let (old, pat) = (c.pats[s][d], unpack(pair, s));
             if old == pat {
@@ -588,7 +593,7 @@ impl EngineBoard {
             c.value[s] += dv as i16;
             self.sums[s] += dv;
             let key = c.fit_key[s] + KEY_STEP[d] * pat as u16 - KEY_STEP[d] * old as u16;
-            let (was_fit, now_fit) = (self.fit[c.fit_key[s] as usize], self.fit[key as usize]);
+            let (was_fit, now_fit) = (self.fit.at(c.fit_key[s]), self.fit.at(key));
             c.fit_key[s] = key;
             for r in 0..2 {
                 self.fit_sums[s][r] += i32::from(now_fit[r]) - i32::from(was_fit[r]);

@@ -137,11 +137,29 @@ pub fn combo_table(name: &str, doc: &str, values: impl Fn(usize) -> [i16; 2]) ->
     out + "];"
 }
 
-/// The fitted values of every key (`fit_key`), `[as the side to move's, as the opponent's]`:
-/// the board reads a point's values with one look-up.
-pub fn fit_table() -> &'static [[i16; 2]] {
-    static TABLE: OnceLock<Vec<[i16; 2]>> = OnceLock::new();
-    TABLE.get_or_init(|| index_table().iter().map(|&c| FITTED[c as usize]).collect())
+/// The fitted values of every key (`fit_key`), `[as the side to move's, as the opponent's]`,
+/// padded to a power of two so a key masked to 14 bits needs no bounds check: the board
+/// reads a point's values with one look-up (`FitTable::at`).
+pub struct FitTable(Box<[[i16; 2]; 1 << 14]>);
+
+const _: () = assert!(KEYS <= 1 << 14);
+
+impl FitTable {
+    #[inline]
+    pub fn at(&self, key: u16) -> [i16; 2] {
+        self.0[usize::from(key) & ((1 << 14) - 1)]
+    }
+}
+
+pub fn fit_table() -> &'static FitTable {
+    static TABLE: OnceLock<FitTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = Box::new([[0; 2]; 1 << 14]);
+        for (v, &c) in t.iter_mut().zip(index_table()) {
+            *v = FITTED[c as usize];
+        }
+        FitTable(t)
+    })
 }
 
 /// Counts of stones within the 5×5 square around a point (the point itself is empty).
@@ -286,7 +304,7 @@ mod tests {
         );
         assert_eq!(combos()[combo(p)], [0, 3, 6, 6]);
         // The table by key gives the combination's values.
-        assert_eq!(fit_table()[fit_key(q) as usize], FITTED[combo(p)]);
+        assert_eq!(fit_table().at(fit_key(q)), FITTED[combo(p)]);
         // A key changes by the step of the direction whose pattern changes.
         let mut r = q;
         r[2] = Pattern::B4;
