@@ -59,7 +59,7 @@ pub struct Config {
     pub depth: u32,
     /// Weight of the opponent's potential in the static value of evaluations 0–2, in percent
     /// of the side to move's (below 100: the side to move's next stone counts for something).
-    /// 70 beat 100 by about 240 elo in self-play (docs/gomoku-engine.md).
+    /// 70 beat 100 by about 240 elo in self-play (docs/gomoku-experiments.md).
     pub defence: i32,
     /// Moves searched at full depth before the late ones are reduced.
     pub lmr_from: usize,
@@ -1115,7 +1115,7 @@ fn keep_legal(b: &mut EngineBoard, moves: &mut Vec<(usize, i32)>, limit: usize) 
 /// Fours of the quiet leaves' VCF: as configured, else none in freestyle and four under the
 /// exact-five rules. Without it a freestyle search reaches a given depth in about half the
 /// time and plays stronger for it; under the exact-five rules its leaves misjudged more (see
-/// docs/gomoku-engine.md).
+/// docs/gomoku-experiments.md).
 fn leaf_vcf(configured: Option<u32>, rule: Variant) -> u32 {
     configured.unwrap_or(match rule {
         Variant::Freestyle => 0,
