@@ -137,24 +137,28 @@ pub fn combo_table(name: &str, doc: &str, values: impl Fn(usize) -> [i16; 2]) ->
     out + "];"
 }
 
-/// The fitted values of every key (`fit_key`), `[as the side to move's, as the opponent's]`,
-/// padded to a power of two so a key masked to 14 bits needs no bounds check: the board
-/// reads a point's values with one look-up (`FitTable::at`).
-pub struct FitTable(Box<[[i16; 2]; 1 << 14]>);
+/// Keys of the fitted-value table: every `fit_key`, padded to a power of two.
+const FIT_KEYS: usize = 1 << 14;
+const _: () = assert!(KEYS <= FIT_KEYS);
 
-const _: () = assert!(KEYS <= 1 << 14);
+/// The fitted values of every key (`fit_key`), `[as the side to move's, as the opponent's]`:
+/// the board reads a point's values with one look-up. Padded to `FIT_KEYS` entries, so a key
+/// masked to 14 bits needs no bounds check.
+pub struct FitTable(Box<[[i16; 2]; FIT_KEYS]>);
 
 impl FitTable {
+    /// The values of `key`.
     #[inline]
     pub fn at(&self, key: u16) -> [i16; 2] {
-        self.0[usize::from(key) & ((1 << 14) - 1)]
+        self.0[usize::from(key) & (FIT_KEYS - 1)]
     }
 }
 
+/// The fitted-value table, built on first use.
 pub fn fit_table() -> &'static FitTable {
     static TABLE: OnceLock<FitTable> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut t = Box::new([[0; 2]; 1 << 14]);
+        let mut t = Box::new([[0; 2]; FIT_KEYS]);
         for (v, &c) in t.iter_mut().zip(index_table()) {
             *v = FITTED[c as usize];
         }
