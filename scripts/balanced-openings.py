@@ -9,17 +9,28 @@ even one the other side), and neither depth sees a forced win.
   turn of two stones each within two points of that stone, white to move, distinct up to
   the eight symmetries about the first stone.
 
+`--judge ENGINE` (gomoku) also asks a Gomocup engine that prints its evaluation (Rapfi's
+`MESSAGE ... Eval V` lines) to judge each candidate that passed, for `--judge-ms` a position;
+the opening is kept when that evaluation is within `--judge-limit` of even and no forced win.
+A judge stronger than Boyi's own search leaves out openings that one colour wins whoever
+plays it, which pull a match's score toward even.
+
 `--unscored` keeps every distinct candidate without scoring it: random openings of the same
 shape, for games to fit an evaluation to (`examples/connect6_tune.rs`).
 
 Usage: balanced-openings.py [--game gomoku|connect6] [--count N] [--depth D] [--limit UNITS]
-       [--seed S] [--variant V] [--jobs J] [--boyi PATH] [--unscored] > openings.txt
+       [--seed S] [--variant V] [--jobs J] [--boyi PATH] [--unscored]
+       [--judge ENGINE [--judge-ms MS] [--judge-limit UNITS]] > openings.txt
 """
 import argparse
+import importlib.util
+import os
 import random
 import re
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # Centre points (0-based column and row) of the 15x15 Gomoku and 19x19 Connect6 boards.
@@ -87,6 +98,15 @@ def score(boyi, game, variant, moves, depth):
     return None if m[1] else int(m[2])
 
 
+def gomocup_judge():
+    """`judge(engine, moves, ms)` of gomoku-lost-turns.py: the engine's (eval, move)."""
+    path = os.path.join(HERE, "gomoku-lost-turns.py")
+    spec = importlib.util.spec_from_file_location("lost_turns", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.judge
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--game", choices=("gomoku", "connect6"), default="gomoku")
@@ -98,7 +118,15 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--boyi", default="boyi")
     ap.add_argument("--unscored", action="store_true")
+    ap.add_argument("--judge")
+    ap.add_argument("--judge-ms", type=int, default=1000)
+    ap.add_argument("--judge-limit", type=int, default=50)
     a = ap.parse_args()
+    if a.judge and a.game != "gomoku":
+        ap.error("--judge asks a Gomocup engine: gomoku only")
+    if a.judge and not (os.path.isfile(a.judge) and os.access(a.judge, os.X_OK)):
+        ap.error(f"--judge {a.judge}: not an executable file")
+    judge = gomocup_judge() if a.judge else None
     gomoku = a.game == "gomoku"
     depth = a.depth or (5 if gomoku else 4)
     limit = a.limit or (150 if gomoku else 100)
@@ -110,6 +138,9 @@ def main():
     elif gomoku:
         print(f"# {a.count} balanced 3-stone openings (black, white, black; white to move), "
               f"|score| <= {limit} at depths {depth - 1}-{depth}, {a.variant}, seed {a.seed}")
+        if a.judge:
+            print(f"# and within {a.judge_limit} of even by {os.path.basename(a.judge)} "
+                  f"in {a.judge_ms} ms")
     else:
         print(f"# {a.count} balanced Connect6 openings (black's first stone near the centre, one "
               f"turn each within two points of it; white to move), no forced win and\n"
@@ -126,7 +157,12 @@ def main():
         if a.unscored:
             return True
         s = [score(a.boyi, a.game, a.variant, moves, d) for d in (depth - 1, depth)]
-        return None not in s and abs(sum(s)) <= 2 * limit
+        if None in s or abs(sum(s)) > 2 * limit:
+            return False
+        if not judge:
+            return True
+        value, _ = judge(a.judge, moves, a.judge_ms)
+        return value is not None and "M" not in value and abs(int(value)) <= a.judge_limit
 
     # Candidates are scored in batches of `jobs` and kept in the order drawn, so the file
     # depends on the seed alone, not on the number of jobs.
