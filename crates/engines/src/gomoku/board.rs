@@ -146,6 +146,9 @@ pub struct EngineBoard {
     /// Offsets of the points of the 5×5 square around a stone off its lines, whose `near`
     /// count alone it changes.
     knights: Vec<isize>,
+    /// Offsets of the points within the 5×5 square around a point or on its lines three or
+    /// four away (`around`).
+    around: Vec<isize>,
     /// Per stone played, the state it changed, so `undo` restores it instead of updating
     /// again: the cells of its row and at `lines`, the bit sets' words, the sums and the
     /// threat counts (the `knights` counts are taken back by one).
@@ -190,6 +193,7 @@ impl EngineBoard {
             coords: vec![Point::new(0, 0); width * width],
             lines: [0; LINES],
             knights: Vec::new(),
+            around: Vec::new(),
             saved_cells: Vec::new(),
             saved_bits: Vec::new(),
             saved_sums: Vec::with_capacity(size * size),
@@ -202,6 +206,12 @@ impl EngineBoard {
         b.knights = square
             .filter(off_lines)
             .map(|(dr, dc)| dr * w + dc)
+            .collect();
+        let far = b.steps.iter().flat_map(|&s| [-4, -3, 3, 4].map(|k| k * s));
+        b.around = (-2..=2isize)
+            .flat_map(|dr| (-2..=2isize).map(move |dc| dr * w + dc))
+            .filter(|&o| o != 0)
+            .chain(far)
             .collect();
         b.saved_cells.reserve(size * size * (ROW + LINES));
         b.saved_bits.reserve(size * size * b.sets.bits.len());
@@ -297,6 +307,12 @@ impl EngineBoard {
     /// Empty points where `s` has at least a three, in point order.
     pub fn threes(&self, s: Side) -> impl Iterator<Item = usize> + '_ {
         self.sets.iter(THREES + s.index())
+    }
+
+    /// The offsets from a point of the points within the 5×5 square around it or on its
+    /// lines three or four away (off-board points among them are walls, never empty).
+    pub fn around(&self) -> &[isize] {
+        &self.around
     }
 
     /// Empty points with a stone within two points, in point order.

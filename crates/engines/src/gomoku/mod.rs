@@ -25,7 +25,7 @@ impl GamePlayers for Gomoku {
         &[
             (
                 "strong",
-                "pattern tables, VCF/VCT threat search, PVS with a transposition table; options: width, vct (0/1), depth, hash (MB), defence (the opponent's potential in percent of the own with eval 0-2, default 70), lmr (moves before reductions), eval (0 point values, 1 with initiative, 2 line values and threats by who moves, 3 (default) the same with values fitted to game results), tm (0/1: the main search's share of the time), hist (0/1: history move ordering), ord (0/1: candidates ordered by values fitted to a strong player's moves, default 1), pr (with ord=1: a ply more reduction per this many hundredths below the best ordering score, default 200, 0: off), pp (with ord=1: quiet moves this many hundredths below the best skipped at depth 1-3, default 500, 0: off), vcts (the root VCT's time is the budget over this, default 3), iter (percent of the budget after which no iteration starts, default 95), rw (root moves searched, 0: all), vctd (threats of the root VCT, default 7), lvcf (fours of the quiet leaves' VCF; default 0 in freestyle, 4 otherwise), avn (thousands of nodes of the threat check's VCT, default 100), null (null-move reduction, default 2, 0: off), mc (move-count pruning of quiet moves at depth 1-2, default 3, 0: off), lmrd (least depth of a late move reduction, default 3), lmrx (moves before a two-ply reduction, default 18), pcs (the check of the opponent's threats after a pass takes the budget over this, default 4), rfp (reverse futility margin a ply, default 40, 0: off), rfpd (its deepest node, default 5), fut (futility margin a ply, default 40, 0: off), futd (its deepest node, default 3), raz (razoring margin a ply at depth 1-2, default 40, 0: off), fhr (fail-high reduction margin a ply, default 15, 0: off)",
+                "pattern tables, VCF/VCT threat search, a selective PVS in fractional plies with a transposition table and a VCF quiescence; options: algo (1 the earlier PVS, 2 (default) the selective search), scale (algo=2: its pruning and extension margins in percent, default 300), vct (0/1), depth, hash (MB), eval (0 point values, 1 with initiative, 2 line values and threats by who moves, 3 (default) the same with values fitted to game results), defence (the opponent's potential in percent of the own with eval 0-2, default 70), tm (0/1: the main search's share of the time), ord (0/1: candidates ordered by values fitted to a strong player's moves, default 1), vcts (the root VCT's time is the budget over this, default 3), iter (percent of the budget after which no iteration starts, default 95), rw (root moves searched, 0: all), vctd (threats of the root VCT, default 7), avn (thousands of nodes of the threat check's VCT, default 100), pcs (the check of the opponent's threats after a pass takes the budget over this, default 4); with algo=1 only: width, lmr (moves before reductions), hist (0/1: history move ordering), pr (with ord=1: a ply more reduction per this many hundredths below the best ordering score, default 200, 0: off), pp (with ord=1: quiet moves this many hundredths below the best skipped at depth 1-3, default 500, 0: off), lvcf (fours of the quiet leaves' VCF; default 0 in freestyle, 4 otherwise), null (null-move reduction, default 2, 0: off), mc (move-count pruning of quiet moves at depth 1-2, default 3, 0: off), lmrd (least depth of a late move reduction, default 3), lmrx (moves before a two-ply reduction, default 18), rfp (reverse futility margin a ply, default 40, 0: off), rfpd (its deepest node, default 5), fut (futility margin a ply, default 40, 0: off), futd (its deepest node, default 3), raz (razoring margin a ply at depth 1-2, default 40, 0: off), fhr (fail-high reduction margin a ply, default 15, 0: off)",
             ),
             (
                 "seed000",
@@ -83,32 +83,33 @@ impl GamePlayers for Gomoku {
     }
 }
 
-/// Positions of `boyi bench gomoku`: openings and middle games of each rule, 15×15 and 20×20.
+/// Positions of `boyi bench gomoku`: openings and middle games of each rule, 15×15 and 20×20,
+/// at depths of the selective search's fractional plies.
 const BENCH: &[(&str, &str, u32)] = &[
     (
         "freestyle",
         "15/15/15/15/15/15/7o7/6xx7/7x7/15/15/15/15/15/15 w",
-        7,
+        13,
     ),
     (
         "freestyle",
         "15/15/15/15/15/6o8/5oxx7/6xox6/5x1x7/7o7/15/15/15/15/15 b",
-        7,
+        13,
     ),
     (
         "renju",
         "15/15/15/15/15/15/6ox7/7x7/6o8/15/15/15/15/15/15 b",
-        7,
+        13,
     ),
     (
         "standard",
         "15/15/15/15/15/7x7/6xo7/5ox1o6/7x7/15/15/15/15/15/15 w",
-        7,
+        13,
     ),
     (
         "freestyle",
         "20/20/20/20/20/20/20/20/9o10/8xx10/9x10/20/20/20/20/20/20/20/20/20 w",
-        6,
+        12,
     ),
 ];
 
@@ -116,7 +117,7 @@ fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, Text
     spec.allow(&[
         "width", "vct", "depth", "hash", "defence", "lmr", "eval", "tm", "hist", "ord", "vcts",
         "iter", "rw", "vctd", "lvcf", "avn", "null", "lmrd", "lmrx", "mc", "pcs", "rfp", "rfpd",
-        "fut", "futd", "pr", "pp", "raz", "fhr",
+        "fut", "futd", "pr", "pp", "raz", "fhr", "algo", "scale",
     ])?;
     let mut config = Config::default();
     if let Some(w) = spec.number::<usize>("width")? {
@@ -199,6 +200,12 @@ fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, Text
     }
     if let Some(v) = spec.number::<i32>("fhr")? {
         config.fail_high = v.max(0);
+    }
+    if let Some(v) = spec.number::<u8>("algo")? {
+        config.algo = v.clamp(1, 2);
+    }
+    if let Some(v) = spec.number::<i32>("scale")? {
+        config.margin_scale = v.clamp(10, 1000);
     }
     if let Some(v) = spec.number::<u8>("eval")? {
         config.eval = v.min(3);

@@ -15,6 +15,8 @@ use boyi_games::gomoku::Variant;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
+mod selective;
+
 const INF: i32 = MATE + 1;
 const WIN_BOUND: i32 = MATE - 1000;
 const MAX_PLY: usize = 128;
@@ -34,12 +36,27 @@ const HISTORY_BONUS: i32 = 400;
 
 #[derive(Debug, Clone, Copy, Default)]
 struct TtEntry {
-    key: u64,
+    /// The key's upper half (its lower bits choose the slot).
+    key: u32,
     value: i32,
+    /// The static value (`EVAL_NONE` when not stored).
+    eval: i16,
     best: u16,
     depth: i8,
-    /// 0 empty, 1 exact, 2 lower bound, 3 upper bound.
+    /// `OCCUPIED`, `TT_PV` and the bound: 0 none (the static value only), 1 exact, 2 lower,
+    /// 3 upper.
     flag: u8,
+}
+
+const OCCUPIED: u8 = 8;
+const TT_PV: u8 = 4;
+const BOUND: u8 = 3;
+const EVAL_NONE: i16 = i16::MIN;
+
+/// The part of a key an entry keeps.
+#[inline]
+fn tt_check(key: u64) -> u32 {
+    (key >> 32) as u32
 }
 
 /// Bytes a table entry takes.
@@ -124,6 +141,15 @@ pub struct Config {
     /// per ply of depth above beta, every move but the side to move's fours is searched a
     /// ply shallower (0: never).
     pub fail_high: i32,
+    /// The search below the root: 1 the principal variation search of this file (`negamax`),
+    /// 2 the selective search (`selective`): fractional plies, reductions by move count and
+    /// history, extensions, and a VCF quiescence at the leaves.
+    pub algo: u8,
+    /// The selective search's margins (razoring, futility, null move, singular extension,
+    /// aspiration window ...) in percent of values set on a reference scale where 200 is
+    /// one logit of winning chance; the fitted evaluation is steeper, so wider margins
+    /// prune less rashly.
+    pub margin_scale: i32,
 }
 
 impl Default for Config {
@@ -158,6 +184,8 @@ impl Default for Config {
             futility_depth: 3,
             razor: 40,
             fail_high: 15,
+            algo: 2,
+            margin_scale: 300,
         }
     }
 }
@@ -196,6 +224,8 @@ pub struct Engine {
     history: Vec<[i32; 2]>,
     /// Root moves some iteration of this search found lost.
     lost: Vec<usize>,
+    /// The selective search's state (`algo=2`).
+    sel: selective::State,
 }
 
 impl Engine {
@@ -213,6 +243,7 @@ impl Engine {
             scratch: Vec::with_capacity(64),
             history: Vec::new(),
             lost: Vec::new(),
+            sel: selective::State::new(),
         };
         engine.fit_memory(None);
         engine
@@ -254,6 +285,9 @@ impl Engine {
         self.aborted = false;
         self.killers = [[0; 2]; MAX_PLY];
         self.lost.clear();
+        if self.config.algo == 2 {
+            self.selective_start(b);
+        }
         let cells = b.points.last().map_or(0, |&i| i + 1);
         self.history.resize(cells, [0; 2]);
         self.history.iter_mut().flatten().for_each(|h| *h /= 2);
@@ -319,11 +353,11 @@ impl Engine {
             } else {
                 deadline.clone()
             });
-            let mut done = self.root(b, &mut root[..width], depth as i32);
+            let mut done = self.root_iteration(b, &mut root[..width], depth as i32);
             if !self.aborted && done.0 < -WIN_BOUND && width < root.len() {
                 // Every move searched loses: the rest of the candidates may not.
                 width = root.len();
-                done = self.root(b, &mut root, depth as i32);
+                done = self.root_iteration(b, &mut root, depth as i32);
             }
             let (v, searched) = done;
             // An interrupted iteration still counts once its first move (the previous best)
@@ -542,6 +576,20 @@ impl Engine {
         scored.into_iter().map(|(i, _)| i).collect()
     }
 
+    /// One iteration over the root moves by the configured search (`Config::algo`).
+    fn root_iteration(
+        &mut self,
+        b: &mut EngineBoard,
+        moves: &mut [usize],
+        depth: i32,
+    ) -> (i32, usize) {
+        if self.config.algo == 2 {
+            self.selective_root(b, moves, depth)
+        } else {
+            self.root(b, moves, depth)
+        }
+    }
+
     /// One iteration over the root moves, the previous best first; moves found lost are moved
     /// to the end of `moves`. Returns the best value and how many moves were searched to the
     /// end.
@@ -657,11 +705,11 @@ impl Engine {
         let slot = self.tt_slot(key);
         let e = self.tt[slot];
         let mut tt_move = usize::MAX;
-        if e.flag != 0 && e.key == key {
+        if e.flag & BOUND != 0 && e.key == tt_check(key) {
             tt_move = e.best as usize;
             if e.depth as i32 >= depth {
                 let v = from_tt(e.value, p);
-                let cut = match e.flag {
+                let cut = match e.flag & BOUND {
                     1 => true,
                     2 => v >= beta,
                     _ => v <= alpha,
@@ -787,11 +835,12 @@ impl Engine {
                 1
             };
             self.tt[slot] = TtEntry {
-                key,
+                key: tt_check(key),
                 value: to_tt(best, p),
+                eval: EVAL_NONE,
                 best: best_move as u16,
                 depth: depth.clamp(-100, 100) as i8,
-                flag,
+                flag: OCCUPIED | flag,
             };
         }
         best
@@ -1441,9 +1490,12 @@ mod tests {
         // Black to move in a renju game; its best-ordered candidate loses to white's attack.
         let moves = "e7,h10,e9,e8,d8,f10,f6,c9,g10,g5,g7,d7,f5,f8,h8,i9,g11,f7,f11,g9,e12,h9";
         let mut b = board(Variant::Renju, moves);
+        // The earlier search's narrow root (`algo=1`; the selective search sees the loss
+        // only deeper).
         let mut e = Engine::new(Config {
             tt_entries: 1 << 16,
             root_width: 1,
+            algo: 1,
             ..Config::default()
         });
         let first = e.root_moves(&mut b)[0];

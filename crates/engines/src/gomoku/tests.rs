@@ -349,13 +349,21 @@ fn a_move_the_search_found_lost_is_no_defence() {
         !threat_win_after(&p, pt("h9"), 40_000),
         "h9 now loses by threats"
     );
+    // The incident was the earlier search's (`algo=1`), whose options these are.
     let config = Config {
         tt_entries: 1 << 16,
         rfp: 0,
+        algo: 1,
         ..Config::default()
     };
     assert_ne!(strong_move_with(&p, 5, config), pt("h9"));
-    assert_ne!(strong_move(&p, 7), pt("h9"));
+    let deeper = Config {
+        rfp: Config::default().rfp,
+        ..config
+    };
+    assert_ne!(strong_move_with(&p, 7, deeper), pt("h9"));
+    // The selective search reduces more: from depth 10 it finds h9 lost.
+    assert_ne!(strong_move(&p, 10), pt("h9"));
 }
 
 #[test]
@@ -420,9 +428,11 @@ fn a_heap_of_blockable_threats_is_not_a_won_game() {
         "i7,f7,e11,g9,k7,j7,k8,k9,l8,j6,j8,i8,f11,m8,l6,m5,h11,g11,l7,l5,k6,h10,m6,n5",
     );
     let value = |eval: u8| {
+        // The search the values were measured with (`algo=1`).
         let mut s = Strong::new(Config {
             tt_entries: 1 << 16,
             eval,
+            algo: 1,
             ..Config::default()
         });
         let limits = Limits::depth(6);
@@ -503,6 +513,7 @@ fn the_threat_check_affords_a_short_vct() {
             avoid_vct_nodes,
             eval: 2,
             defence: 100,
+            algo: 1,
             ..Config::default()
         };
         strong_move_with(&p, 4, config)

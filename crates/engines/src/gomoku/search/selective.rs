@@ -1,0 +1,1418 @@
+//! The selective search (`algo=2`): principal variation search in fractional plies, in the
+//! manner of the strongest alpha-beta Gomoku programs. Depth falls by a ply a move, and by
+//! more for a late move (log depth × log move count, less for a good history, more at a
+//! node expected to fail high); a forced answer to a four and the only good move (a singular
+//! extension) are searched deeper. Near the leaves, moves past a count growing with the
+//! depth are skipped, and so are moves that make no shape for either side. At the leaves a
+//! VCF quiescence plays on the side to move's fours near its last stone, each answered by
+//! its forced block, and stands pat on the static value otherwise. Wins the threat counts
+//! show (a five, a straight four, an unanswerable four-three or double three) end a node at
+//! once.
+
+use super::{
+    BOUND, EVAL_NONE, Engine, INF, MAX_PLY, OCCUPIED, TT_PV, TtEntry, WIN_BOUND, defends, from_tt,
+    to_tt, tt_check,
+};
+use crate::alphabeta::MATE;
+use crate::gomoku::board::EngineBoard;
+use crate::gomoku::learned::{PolicyScorer, ShapeTable, shape, shape_table};
+use crate::gomoku::pattern::Threat;
+use crate::gomoku::threat::{fives, has_open_three};
+use boyi_core::Side;
+use boyi_games::gomoku::Variant;
+
+/// Plies, in fractions.
+type Depth = f32;
+
+/// No move; in a frame also a pass.
+const NONE: usize = usize::MAX;
+/// Frames before the root's, so that a node may look four plies back.
+const BACK: usize = 4;
+/// Entries of the reduction table (by depth and by move count).
+const LMR_SIZE: usize = 256;
+/// The history's bound (the gravity of each update is its bonus over this).
+const HIST_RANGE: i32 = 10_692;
+
+const EXACT: u8 = 1;
+const LOWER: u8 = 2;
+const UPPER: u8 = 3;
+
+/// Per ply of the search: what the node at that ply knows of itself and of the move it is
+/// searching.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    /// The node's static value (for the side to move there).
+    eval: i32,
+    /// The move being searched from the node (`NONE`: none, or a pass).
+    mv: usize,
+    /// That move's shape for each side (by side index).
+    shape: [u8; 2],
+    killers: [usize; 2],
+    /// Whether the node is or was on the principal variation.
+    tt_pv: bool,
+    /// Extensions beyond one ply a move along the path to the node.
+    extra: f32,
+    /// The history score of the move being searched.
+    stat: i32,
+    /// The move a singular-extension test leaves out.
+    skip: usize,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            eval: 0,
+            mv: NONE,
+            shape: [0; 2],
+            killers: [NONE; 2],
+            tt_pv: false,
+            extra: 0.0,
+            stat: 0,
+            skip: NONE,
+        }
+    }
+}
+
+/// The selective search's state between nodes and between searches.
+pub(super) struct State {
+    stack: Vec<Frame>,
+    /// Per point and side: how often a move there was best (attacks and quiet moves kept
+    /// apart), with gravity.
+    hist: Vec<[[i16; 2]; 2]>,
+    /// Per point and side of a move: the answer that was best after it, and its shape.
+    counter: Vec<[(usize, u8); 2]>,
+    /// `ln n` scaled by the rule's factor, for late move reductions.
+    lmr: [f32; LMR_SIZE],
+    /// The root's window width, and its alpha, of the present pass.
+    root_delta: i32,
+    root_alpha: i32,
+    /// The value of the last finished iteration (for the aspiration window).
+    last: Option<i32>,
+    shapes: &'static ShapeTable,
+}
+
+impl State {
+    pub(super) fn new() -> State {
+        State {
+            stack: vec![Frame::default(); MAX_PLY + BACK + 2],
+            hist: Vec::new(),
+            counter: Vec::new(),
+            lmr: [0.0; LMR_SIZE],
+            root_delta: 1,
+            root_alpha: -INF,
+            last: None,
+            shapes: shape_table(),
+        }
+    }
+}
+
+/// The key of a node searched without move `m` (a singular-extension test), so its result
+/// does not take the place of the node's own.
+fn skip_key(m: usize) -> u64 {
+    (m as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// A move's history bonus at `depth`.
+fn stat_bonus(depth: Depth) -> i32 {
+    ((25.0 * depth * depth + 105.0 * depth - 157.0) as i32).min(8927)
+}
+
+/// Moves a gravity update by `bonus` (|bonus| ≤ `HIST_RANGE`).
+fn gravity(entry: &mut i16, bonus: i32) {
+    let v = i32::from(*entry);
+    *entry = (v + bonus - v * bonus.abs() / HIST_RANGE) as i16;
+}
+
+/// The king-move distance of two points (`None`: no such point, counted far).
+fn distance(b: &EngineBoard, a: usize, c: usize) -> i32 {
+    if a == NONE || c == NONE {
+        return i32::MAX;
+    }
+    let (p, q) = (b.point(a), b.point(c));
+    i32::from(p.col.abs_diff(q.col).max(p.row.abs_diff(q.row)))
+}
+
+/// Razoring's margin: a node this far below alpha asks the quiescence only.
+fn razor_margin(d: Depth) -> i32 {
+    if d < 2.6 {
+        (0.17 * d * d + 14.0 * d) as i32 + 19
+    } else {
+        INF
+    }
+}
+
+/// Reverse futility's margin.
+fn futility_margin(d: Depth, no_tt_cut: bool, improving: bool) -> i32 {
+    let scale = 63 - 12 * i32::from(no_tt_cut);
+    ((scale as f32 * (d - f32::from(u8::from(improving)))) as i32).max(0)
+}
+
+/// The null move's margin above beta: tried only at high depths.
+fn null_margin(d: Depth) -> i32 {
+    if d >= 10.0 {
+        585 - (28 * d as i32).min(315)
+    } else {
+        INF
+    }
+}
+
+/// Moves searched before the rest are skipped near the leaves.
+fn move_count_limit(d: Depth, improving: bool) -> u32 {
+    let mc = 3 + (d.max(0.0) as i32 as f32).powf(1.32) as u32;
+    mc / (2 - u32::from(improving))
+}
+
+/// The quiescence's delta margin below alpha.
+fn delta_margin(d: Depth) -> i32 {
+    (2086 + 60 * d as i32).max(768)
+}
+
+impl Engine {
+    /// Prepares the selective search for a new search of `b`: the frames, the history (halved)
+    /// and the reduction table of the rule.
+    pub(super) fn selective_start(&mut self, b: &mut EngineBoard) {
+        let cells = b.points.last().map_or(0, |&i| i + 1);
+        let s = &mut self.sel;
+        s.stack.iter_mut().for_each(|f| *f = Frame::default());
+        s.hist.resize(cells, [[0; 2]; 2]);
+        s.hist.iter_mut().flatten().flatten().for_each(|h| *h /= 2);
+        s.counter.resize(cells, [(NONE, 0); 2]);
+        s.last = None;
+        let factor = match b.rule() {
+            Variant::Freestyle => 1.0,
+            Variant::Standard => 0.78,
+            Variant::Renju => 0.75,
+        };
+        for (n, r) in s.lmr.iter_mut().enumerate().skip(1) {
+            *r = factor * (n as f32).ln();
+        }
+        // The root's frame, and the two moves before it for the distances.
+        let eval = self.static_value(b);
+        let s = &mut self.sel;
+        s.stack[BACK].eval = eval;
+        s.stack[BACK - 1].eval = -eval;
+        s.stack[BACK - 1].mv = b.recent(0).unwrap_or(NONE);
+        s.stack[BACK - 2].mv = b.recent(1).unwrap_or(NONE);
+        s.stack[BACK - 2].eval = eval;
+    }
+
+    /// The extension of a late move that failed high on its reduced search, `above` alpha
+    /// and `over` the node's best so far.
+    fn lmr_extension(&self, new_depth: Depth, searched: Depth, above: i32, over: i32) -> f32 {
+        let gap = new_depth - searched;
+        let deeper = above > self.unit(34 + (11.0 * gap) as i32);
+        let even_deeper = above > self.unit(349 + (26.0 * gap) as i32);
+        let shallower = over < self.unit(new_depth as i32);
+        f32::from(u8::from(deeper)) + f32::from(u8::from(even_deeper))
+            - f32::from(u8::from(shallower))
+    }
+
+    /// A margin given on the reference scale (200 a logit) on the evaluation's
+    /// (`Config::margin_scale`).
+    #[inline]
+    fn unit(&self, v: i32) -> i32 {
+        v * self.config.margin_scale / 100
+    }
+
+    #[inline]
+    fn frame(&mut self, ply: usize) -> &mut Frame {
+        &mut self.sel.stack[ply + BACK]
+    }
+
+    /// The frame `back` plies before `ply`'s.
+    #[inline]
+    fn before(&self, ply: usize, back: usize) -> &Frame {
+        &self.sel.stack[ply + BACK - back]
+    }
+
+    #[inline]
+    fn shape(&self, b: &EngineBoard, i: usize, s: Side) -> u8 {
+        self.sel.shapes.at(b.fit_key(i, s))
+    }
+
+    /// Counts a node; whether the search must stop.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if !self.aborted
+            && self
+                .deadline
+                .as_ref()
+                .is_some_and(|d| d.reached(self.nodes))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// One iteration of the selective search over the root moves (the previous best first),
+    /// inside an aspiration window around the last iteration's value from depth 5. Moves
+    /// found lost go to the end. Returns the best value and how many moves were searched.
+    pub(super) fn selective_root(
+        &mut self,
+        b: &mut EngineBoard,
+        moves: &mut [usize],
+        depth: i32,
+    ) -> (i32, usize) {
+        if let Some(&pv) = self.pv_table[0].first()
+            && let Some(k) = moves.iter().position(|&m| m == pv)
+        {
+            moves[..=k].rotate_right(1);
+        }
+        let depth = depth as Depth;
+        let mut delta = self.unit(16);
+        let (mut alpha, mut beta) = match self.sel.last {
+            Some(v) if depth >= 5.0 && v.abs() < WIN_BOUND => (v - delta, v + delta),
+            _ => (-INF, INF),
+        };
+        let mut fail_highs = 0;
+        loop {
+            let d = (depth - (fail_highs / 3) as f32).max(1.0);
+            let (v, searched, lost) = self.root_pass(b, moves, d, alpha, beta);
+            if self.aborted || (alpha == -INF && beta == INF) {
+                self.finish_root(moves, &lost, v);
+                return (v, searched);
+            }
+            if v <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (v - delta).max(-INF);
+                fail_highs = 0;
+            } else if v >= beta {
+                beta = (v + delta).min(INF);
+                fail_highs += 1;
+            } else {
+                self.finish_root(moves, &lost, v);
+                return (v, searched);
+            }
+            delta = delta * (3 + v.abs().min(WIN_BOUND) / self.unit(1024)) / 4 + self.unit(6);
+            if delta > 4000 {
+                (alpha, beta) = (-INF, INF);
+            }
+        }
+    }
+
+    /// Moves found lost go last (stably), and are remembered; the value is kept for the next
+    /// iteration's window.
+    fn finish_root(&mut self, moves: &mut [usize], lost: &[usize], v: i32) {
+        moves.sort_by_key(|m| lost.contains(m));
+        for &m in lost {
+            if !self.lost.contains(&m) {
+                self.lost.push(m);
+            }
+        }
+        if !self.aborted {
+            self.sel.last = Some(v);
+        }
+    }
+
+    /// One pass over the root moves within (`alpha`, `beta`): the best value, the moves
+    /// searched to the end, and those of them found lost. The best move comes first.
+    fn root_pass(
+        &mut self,
+        b: &mut EngineBoard,
+        moves: &mut [usize],
+        depth: Depth,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, usize, Vec<usize>) {
+        let me = b.side();
+        self.sel.root_delta = (beta - alpha).max(1);
+        self.sel.root_alpha = alpha;
+        self.frame(0).tt_pv = true;
+        let mut best = -INF;
+        let mut best_at = 0;
+        let mut searched = 0;
+        let mut lost = Vec::new();
+        for (n, &m) in moves.iter().enumerate() {
+            let shapes = [self.shape(b, m, Side::Black), self.shape(b, m, Side::White)];
+            let f = self.frame(0);
+            f.mv = m;
+            f.shape = shapes;
+            let new_depth = depth - 1.0;
+            self.prefetch(b.hash_after(m));
+            b.play(m);
+            let v = if n == 0 {
+                -self.pvs(b, 1, -beta, -alpha, new_depth, false, true)
+            } else {
+                let mut r = 0.0;
+                if depth >= 2.0 && n > 1 {
+                    r = self.sel.lmr[(depth as usize).min(LMR_SIZE - 1)]
+                        * self.sel.lmr[(n + 1).min(LMR_SIZE - 1)];
+                    r = (r - (beta - alpha) as f32 / self.sel.root_delta as f32).max(0.0);
+                    r -= 0.97;
+                    if shapes[me.index()] >= shape::FLEX3 {
+                        r -= 0.5;
+                    }
+                }
+                let d = (new_depth - r.max(0.0)).clamp(0.0, new_depth);
+                let mut v = -self.pvs(b, 1, -alpha - 1, -alpha, d, true, false);
+                if v > alpha && d < new_depth && !self.aborted {
+                    v = -self.pvs(b, 1, -alpha - 1, -alpha, new_depth, false, false);
+                }
+                if v > alpha && !self.aborted {
+                    v = -self.pvs(b, 1, -beta, -alpha, new_depth, false, true);
+                }
+                v
+            };
+            b.undo();
+            if self.aborted {
+                break;
+            }
+            searched += 1;
+            if v < -WIN_BOUND {
+                lost.push(m);
+            }
+            if v > best {
+                best = v;
+                best_at = n;
+                if v > alpha {
+                    self.set_pv(0, m);
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                    self.sel.root_alpha = alpha;
+                }
+            }
+        }
+        if best > -INF {
+            moves[..=best_at].rotate_right(1);
+        }
+        (best, searched, lost)
+    }
+
+    /// Wins and losses the threat counts show: a five to make, two fives to stop, a straight
+    /// four to make, a four-three whose forced block makes no four, a double three against
+    /// an opponent with no four to make. Under the exact-five rules only the first three
+    /// (the tables' threes may lean on an overline there).
+    fn quick_win(&mut self, b: &mut EngineBoard, ply: usize) -> Option<i32> {
+        let p = ply as i32;
+        if let Some(v) = self.immediate(b, p) {
+            return Some(v);
+        }
+        let me = b.side();
+        let opp = !me;
+        if b.count(opp, Threat::Five) > 0 {
+            let mut f = std::mem::take(&mut self.scratch);
+            fives(b, opp, &mut f);
+            let forced = !f.is_empty();
+            self.scratch = f;
+            if forced {
+                return None;
+            }
+        }
+        if !b.rule().wins(me, 6) {
+            return None;
+        }
+        let opp_fours = b.count_at_least(opp, Threat::Four) > 0;
+        if b.count(me, Threat::FourThree) > 0 && (!opp_fours || self.four_three_holds(b)) {
+            return Some(MATE - p - 5);
+        }
+        if b.count(me, Threat::DoubleThree) > 0 && !opp_fours {
+            return Some(MATE - p - 5);
+        }
+        None
+    }
+
+    /// Whether some four-three of the side to move leaves the opponent's forced block
+    /// without a four of its own (then the three becomes a straight four unanswered).
+    fn four_three_holds(&mut self, b: &mut EngineBoard) -> bool {
+        let me = b.side();
+        let mut points = [0usize; 8];
+        let mut n = 0;
+        for i in b
+            .fours(me)
+            .filter(|&i| b.threat(i, me) == Threat::FourThree)
+        {
+            points[n] = i;
+            n += 1;
+            if n == points.len() {
+                break;
+            }
+        }
+        let mut f = std::mem::take(&mut self.scratch);
+        let mut holds = false;
+        for &i in &points[..n] {
+            b.play(i);
+            fives(b, me, &mut f);
+            holds = f.len() >= 2 || (f.len() == 1 && b.threat(f[0], !me) < Threat::Four);
+            b.undo();
+            if holds {
+                break;
+            }
+        }
+        self.scratch = f;
+        holds
+    }
+
+    /// The table entry of `key`, if it holds one: (value, eval, bound, move, depth, pv).
+    #[inline]
+    fn probe(&self, key: u64, ply: i32) -> Option<(i32, i32, u8, usize, i32, bool)> {
+        let e = self.tt[self.tt_slot(key)];
+        (e.flag & OCCUPIED != 0 && e.key == tt_check(key)).then(|| {
+            let eval = if e.eval == EVAL_NONE {
+                i32::MIN
+            } else {
+                i32::from(e.eval)
+            };
+            let best = if e.best == u16::MAX {
+                NONE
+            } else {
+                e.best as usize
+            };
+            (
+                from_tt(e.value, ply),
+                eval,
+                e.flag & BOUND,
+                best,
+                i32::from(e.depth),
+                e.flag & TT_PV != 0,
+            )
+        })
+    }
+
+    /// Stores a result; an entry of the same position keeps its move when the new one has
+    /// none, and a deeper entry of it is kept unless the new one is exact.
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        key: u64,
+        value: i32,
+        eval: i32,
+        bound: u8,
+        best: usize,
+        depth: i32,
+        pv: bool,
+        ply: i32,
+    ) {
+        if self.aborted {
+            return;
+        }
+        let slot = self.tt_slot(key);
+        let old = self.tt[slot];
+        let same = old.flag & OCCUPIED != 0 && old.key == tt_check(key);
+        if same && bound != EXACT && i32::from(old.depth) > depth + 3 && old.flag & BOUND != 0 {
+            return;
+        }
+        let best = if best == NONE && same {
+            old.best
+        } else if best == NONE {
+            u16::MAX
+        } else {
+            best as u16
+        };
+        let eval = if eval == i32::MIN {
+            EVAL_NONE
+        } else {
+            eval.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16
+        };
+        self.tt[slot] = TtEntry {
+            key: tt_check(key),
+            value: to_tt(value, ply),
+            eval,
+            best,
+            depth: depth.clamp(-100, 100) as i8,
+            flag: OCCUPIED | if pv { TT_PV } else { 0 } | bound,
+        };
+    }
+
+    /// The principal variation search of a node at `ply` with `depth` plies left.
+    #[allow(clippy::too_many_arguments)]
+    fn pvs(
+        &mut self,
+        b: &mut EngineBoard,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: Depth,
+        cut: bool,
+        pv: bool,
+    ) -> i32 {
+        if depth <= 0.0 {
+            return self.quiescence(b, ply, alpha, beta, 0, pv);
+        }
+        if pv {
+            self.pv_table[ply].clear();
+        }
+        if self.tick() {
+            return 0;
+        }
+        let p = ply as i32;
+        if b.winner().is_some() {
+            return -(MATE - p);
+        }
+        if b.is_full() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.static_value(b);
+        }
+        if let Some(v) = self.quick_win(b, ply) {
+            return v;
+        }
+        alpha = alpha.max(-(MATE - p));
+        beta = beta.min(MATE - p - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let me = b.side();
+        let opp = !me;
+        self.frame(ply + 2).stat = 0;
+        self.frame(ply + 2).killers = [NONE; 2];
+        let skip = self.frame(ply).skip;
+        let key = if skip == NONE {
+            b.hash()
+        } else {
+            b.hash() ^ skip_key(skip)
+        };
+        let hit = self.probe(key, p);
+        let (tt_value, tt_eval, tt_bound, mut tt_move, tt_depth, tt_is_pv) =
+            hit.unwrap_or((0, i32::MIN, 0, NONE, -128, false));
+        let tt_hit = hit.is_some();
+        if skip == NONE {
+            self.frame(ply).tt_pv = pv || (tt_hit && tt_is_pv);
+        }
+        self.frame(ply + 1).tt_pv = false;
+        if !pv
+            && tt_hit
+            && tt_depth as f32 >= depth
+            && tt_bound != 0
+            && (if tt_value >= beta {
+                tt_bound == LOWER || tt_bound == EXACT
+            } else {
+                tt_bound == UPPER || tt_bound == EXACT
+            })
+        {
+            if tt_move != NONE {
+                self.tt_move_stats(b, depth, tt_move, tt_value >= beta);
+            }
+            return tt_value;
+        }
+        let opp5 = b.count(opp, Threat::Five) > 0;
+        let opp4 = opp5 || b.count(opp, Threat::FlexFour) > 0;
+        let mut eval = -INF;
+        let mut improvement = 0;
+        if opp5 {
+            let e = -self.before(ply, 1).eval;
+            self.frame(ply).eval = e;
+        } else {
+            let stat = if tt_eval != i32::MIN {
+                tt_eval
+            } else {
+                let v = self.static_value(b);
+                if !tt_hit && skip == NONE {
+                    self.store(key, 0, v, 0, NONE, -128, pv, p);
+                }
+                v
+            };
+            self.frame(ply).eval = stat;
+            eval = stat;
+            if tt_hit
+                && tt_bound != 0
+                && (if tt_value > stat {
+                    tt_bound != UPPER
+                } else {
+                    tt_bound != LOWER
+                })
+            {
+                eval = tt_value;
+            }
+            improvement = stat - self.before(ply, 2).eval;
+            if let Some(v) = self.prune_node(
+                b,
+                ply,
+                alpha,
+                beta,
+                depth,
+                cut,
+                pv,
+                eval,
+                tt_hit,
+                improvement,
+            ) {
+                return v;
+            }
+            if !pv && !opp4 && skip == NONE && eval >= beta && !b.passed() {
+                let stat = self.frame(ply).eval;
+                if stat >= beta + self.unit(null_margin(depth))
+                    && let Some(v) = self.selective_null(b, ply, beta, depth, cut)
+                {
+                    return v;
+                }
+            }
+        }
+        // Internal iterative reductions: a principal-variation node without a table move, or
+        // whose table move comes from a much shallower search, is searched shallower.
+        if pv && tt_move == NONE {
+            depth -= 0.32;
+        }
+        if pv && depth > 1.0 && tt_move != NONE {
+            depth -= ((depth - tt_depth as f32) * 0.28).clamp(0.0, 3.6);
+        }
+        if depth <= 0.0 {
+            return self.quiescence(b, ply, alpha, beta, 0, pv);
+        }
+        let mut moves = self.pool.pop().unwrap_or_else(|| Vec::with_capacity(64));
+        self.sel_moves(b, &mut moves, tt_move);
+        if !moves.iter().any(|&(m, _)| m == tt_move) {
+            tt_move = NONE;
+        }
+        let likely_fail_high = !pv
+            && cut
+            && !opp5
+            && eval >= beta + self.unit(-9 + 15 * depth as i32 + 87 * i32::from(opp4));
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = NONE;
+        let mut count = 0u32;
+        let mut attacks = [NONE; 32];
+        let mut quiets = [NONE; 64];
+        let (mut n_attacks, mut n_quiets) = (0, 0);
+        let last_opp = self.before(ply, 1).mv;
+        let last_own = self.before(ply, 2).mv;
+        moves.sort_unstable_by_key(|&(i, s)| (std::cmp::Reverse(s), i));
+        for n in 0..moves.len() {
+            let m = moves[n].0;
+            if m == skip || !b.is_legal_for(m, me) {
+                continue;
+            }
+            count += 1;
+            let shapes = [self.shape(b, m, Side::Black), self.shape(b, m, Side::White)];
+            let (own, other) = (shapes[me.index()], shapes[opp.index()]);
+            let trivial = own == shape::NONE && other == shape::NONE;
+            let dist_opp = distance(b, m, last_opp);
+            let dist_own = distance(b, m, last_own);
+            let distract = dist_own > 4 && dist_opp > 4;
+            let improving = improvement > 0;
+            if best > -WIN_BOUND && count >= move_count_limit(depth, improving) {
+                break;
+            }
+            if best > -WIN_BOUND
+                && ((trivial && depth < 4.3)
+                    || (opp4 && depth < 4.3 && other < shape::BLOCK4 && distract))
+            {
+                continue;
+            }
+            let mut ext: f32 = 0.0;
+            if opp5 {
+                ext = 1.3;
+            } else if ply > 0
+                && depth >= 6.65
+                && m == tt_move
+                && skip == NONE
+                && tt_value.abs() < WIN_BOUND
+                && (tt_bound == LOWER || tt_bound == EXACT)
+                && tt_depth as f32 >= depth - 2.03
+            {
+                let former_pv = !pv && self.frame(ply).tt_pv;
+                let fp = f32::from(u8::from(former_pv));
+                let sbeta = (tt_value - self.unit(((0.91 + fp) * depth) as i32)).max(-MATE);
+                self.frame(ply).skip = m;
+                let v = self.pvs(b, ply, sbeta - 1, sbeta, depth * 0.54 - fp, cut, false);
+                self.frame(ply).skip = NONE;
+                if self.aborted {
+                    break;
+                }
+                if v < sbeta {
+                    let double = self.unit(29 - ((depth * 0.6) as i32).min(9));
+                    ext = if !pv && v < sbeta - double && self.frame(ply).extra < 10.8 {
+                        2.0
+                    } else {
+                        1.0
+                    };
+                } else if sbeta >= beta {
+                    self.pool.push(moves);
+                    return sbeta;
+                } else if tt_value >= beta {
+                    ext = -1.5;
+                }
+            } else if m == tt_move {
+                ext = if pv { 0.25 } else { 0.08 };
+                if own >= shape::BLOCK4 && dist_own <= 6 {
+                    ext += if dist_own <= 4 { 0.24 } else { 0.05 };
+                }
+            }
+            if likely_fail_high {
+                if own >= shape::BLOCK4 {
+                    if self.before(ply, 2).shape[me.index()] >= shape::BLOCK4 {
+                        ext += 1.0;
+                    }
+                } else {
+                    ext -= 1.0;
+                }
+            }
+            let mut new_depth = depth - 1.0 + ext;
+            let extra = self.before(ply, 1).extra + (ext - 1.0).max(0.0);
+            let f = self.frame(ply);
+            f.mv = m;
+            f.shape = shapes;
+            f.extra = extra;
+            if pv {
+                self.pv_table[ply + 1].clear();
+            }
+            self.prefetch(b.hash_after(m));
+            b.play(m);
+            let mut v = -INF;
+            if depth >= 2.0 && count > 1 {
+                let killer = self.frame(ply).killers.contains(&m);
+                let mut r = self.sel.lmr[(depth as usize).min(LMR_SIZE - 1)]
+                    * self.sel.lmr[(count as usize).min(LMR_SIZE - 1)];
+                if pv {
+                    r = (r - (beta - alpha) as f32 / self.sel.root_delta as f32).max(0.0);
+                } else if improvement <= 0 && r > 1.0 {
+                    r += 1.0;
+                }
+                if self.frame(ply).tt_pv {
+                    r -= 0.97;
+                }
+                if ply % 2 == 1 && best >= -self.sel.root_alpha {
+                    r += 0.98;
+                }
+                if cut && !(!opp4 && killer && own < shape::FLEX3) {
+                    r += 1.8;
+                }
+                if opp4 && other < shape::BLOCK4 {
+                    r += if dist_opp > 4 { 1.93 } else { 0.0 };
+                    r += if dist_own > 4 { 0.96 } else { 0.0 };
+                }
+                if !opp4
+                    && self.before(ply, 2).shape[me.index()] >= shape::FLEX3
+                    && (own >= shape::FLEX3 || (dist_own <= 4 && own >= shape::FLEX2X2))
+                {
+                    r -= 0.53;
+                }
+                let stat = self.stat_score(me, m);
+                self.frame(ply).stat = stat;
+                let scale = if depth > 5.4 { 16_647.0 } else { 12_267.0 };
+                r -= stat as f32 / scale;
+                let d = (new_depth - r).min(new_depth + 1.0).max(1.0);
+                v = -self.pvs(b, ply + 1, -alpha - 1, -alpha, d, true, false);
+                if v > alpha && d < new_depth && !self.aborted {
+                    let mut e = self.lmr_extension(new_depth, d, v - alpha, v - best);
+                    let f = self.frame(ply);
+                    if f.extra >= 5.0 {
+                        e = e.min(1.0);
+                    } else {
+                        f.extra += (e - 1.0).max(0.0);
+                    }
+                    new_depth += e;
+                    if d < new_depth {
+                        v = -self.pvs(b, ply + 1, -alpha - 1, -alpha, new_depth, !cut, false);
+                    }
+                }
+            } else if !pv || count > 1 {
+                v = -self.pvs(b, ply + 1, -alpha - 1, -alpha, new_depth, !cut, false);
+            }
+            if pv && !self.aborted && (count == 1 || (v > alpha && v < beta)) {
+                v = -self.pvs(b, ply + 1, -beta, -alpha, new_depth, false, true);
+            }
+            b.undo();
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if pv {
+                        self.set_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                    if depth > 2.0 && depth < 12.0 && v.abs() < self.unit(2000) {
+                        depth -= 1.0;
+                    }
+                }
+            }
+            if m != best_move {
+                if own >= shape::FLEX3 && n_attacks < attacks.len() {
+                    attacks[n_attacks] = m;
+                    n_attacks += 1;
+                } else if !opp4 && own < shape::FLEX3 && n_quiets < quiets.len() {
+                    quiets[n_quiets] = m;
+                    n_quiets += 1;
+                }
+            }
+        }
+        self.pool.push(moves);
+        if self.aborted {
+            return 0;
+        }
+        if count == 0 {
+            // No move to play: every candidate forbidden (renju) or left out by the test.
+            best = if skip != NONE { alpha } else { -(MATE - p - 2) };
+        } else if best_move != NONE {
+            self.best_move_stats(
+                b,
+                ply,
+                depth,
+                best_move,
+                &attacks[..n_attacks],
+                &quiets[..n_quiets],
+            );
+        }
+        let bound = if best >= beta {
+            LOWER
+        } else if pv && best_move != NONE {
+            EXACT
+        } else {
+            UPPER
+        };
+        if best <= alpha0 {
+            let was = self.before(ply, 1).tt_pv;
+            let f = self.frame(ply);
+            f.tt_pv = f.tt_pv || (was && depth > 3.0);
+        } else if depth > 3.0 {
+            let child = self.frame(ply + 1).tt_pv;
+            let f = self.frame(ply);
+            f.tt_pv = f.tt_pv && child;
+        }
+        if skip == NONE {
+            let stat = if opp5 { i32::MIN } else { self.frame(ply).eval };
+            let tt_pv = self.frame(ply).tt_pv;
+            self.store(key, best, stat, bound, best_move, depth as i32, tt_pv, p);
+        }
+        best
+    }
+
+    /// Razoring (a node far below alpha asks its quiescence) and reverse futility (one far
+    /// above beta returns its value), at null-window nodes.
+    #[allow(clippy::too_many_arguments)]
+    fn prune_node(
+        &mut self,
+        b: &mut EngineBoard,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        depth: Depth,
+        cut: bool,
+        pv: bool,
+        eval: i32,
+        tt_hit: bool,
+        improvement: i32,
+    ) -> Option<i32> {
+        if pv {
+            return None;
+        }
+        if (alpha < WIN_BOUND || !tt_hit) && eval + self.unit(razor_margin(depth)) < alpha {
+            return Some(self.quiescence(b, ply, alpha, alpha + 1, 0, false));
+        }
+        let me = b.side().index();
+        let attacking = self.before(ply, 2).shape[me] >= shape::BLOCK4
+            && self.before(ply, 4).shape[me] >= shape::BLOCK4;
+        (eval < WIN_BOUND
+            && beta > -WIN_BOUND
+            && eval
+                - self.unit(futility_margin(
+                    depth - 1.0,
+                    cut && !tt_hit,
+                    improvement > 0,
+                ))
+                >= beta
+            && !attacking)
+            .then_some(eval)
+    }
+
+    /// The null move: a side standing far above beta that still stands above it after
+    /// passing is cut off (a stone never hurts its side in Gomoku).
+    fn selective_null(
+        &mut self,
+        b: &mut EngineBoard,
+        ply: usize,
+        beta: i32,
+        depth: Depth,
+        cut: bool,
+    ) -> Option<i32> {
+        let r = 3.67 + 0.135 * depth;
+        let f = self.frame(ply);
+        f.mv = NONE;
+        f.shape = [0; 2];
+        b.pass();
+        let v = -self.pvs(b, ply + 1, -beta, -beta + 1, depth - r, !cut, false);
+        b.undo();
+        // An unproven mate is not returned.
+        (!self.aborted && v >= beta && beta.abs() < WIN_BOUND).then_some(if v >= WIN_BOUND {
+            beta
+        } else {
+            v
+        })
+    }
+
+    /// The candidates of a node, scored for picking: the answer to a five; against an open
+    /// three its blocks and the own fours; else the candidate zone. Scores are the fitted
+    /// order plus the history and the counter move; the table move goes first.
+    fn sel_moves(&mut self, b: &mut EngineBoard, out: &mut Vec<(usize, i32)>, tt_move: usize) {
+        out.clear();
+        let me = b.side();
+        let opp = !me;
+        let mut f = std::mem::take(&mut self.scratch);
+        fives(b, opp, &mut f);
+        if let Some(&c) = f.first() {
+            out.push((c, 0));
+            self.scratch = f;
+            return;
+        }
+        self.scratch = f;
+        let defend = has_open_three(b, opp);
+        let scorer = PolicyScorer::new(b);
+        let counter = b
+            .last()
+            .and_then(|l| self.sel.counter.get(l))
+            .map_or((NONE, 0), |c| c[opp.index()]);
+        for i in b.zone() {
+            if defend && !defends(b, i) {
+                continue;
+            }
+            let s = if i == tt_move {
+                i32::MAX
+            } else {
+                let own = self.shape(b, i, me);
+                let h = self.sel.hist[i][me.index()];
+                let mut s = scorer.score(b, i);
+                s += if own >= shape::FLEX3 {
+                    i32::from(h[0]) / 128
+                } else {
+                    i32::from(h[1]) / 256
+                };
+                if counter.0 == i && counter.1 <= own {
+                    s += 21;
+                }
+                s
+            };
+            out.push((i, s));
+        }
+    }
+
+    /// The history score of a move for `s`.
+    fn stat_score(&self, s: Side, m: usize) -> i32 {
+        let h = self.sel.hist[m][s.index()];
+        i32::from(h[0]) + i32::from(h[1]) * 780 / 1024 - 3322
+    }
+
+    /// The history after a node's best move: a bonus for it, a malus for the other moves
+    /// of its kind searched before it; the counter move of the opponent's last stone.
+    fn best_move_stats(
+        &mut self,
+        b: &EngineBoard,
+        ply: usize,
+        depth: Depth,
+        m: usize,
+        attacks: &[usize],
+        quiets: &[usize],
+    ) {
+        let me = b.side();
+        let opp = !me;
+        let opp5 = b.count(opp, Threat::Five) > 0;
+        let opp4 = opp5 || b.count(opp, Threat::FlexFour) > 0;
+        let own = self.shape(b, m, me);
+        let bonus = stat_bonus(depth);
+        let s = me.index();
+        if own >= shape::FLEX3 {
+            gravity(&mut self.sel.hist[m][s][0], bonus);
+        } else if !opp4 {
+            self.quiet_stats(ply, m, s, bonus);
+            for &q in quiets {
+                gravity(&mut self.sel.hist[q][s][1], -bonus);
+            }
+        }
+        for &a in attacks {
+            gravity(&mut self.sel.hist[a][s][0], -bonus);
+        }
+        if !opp5 && let Some(l) = b.last() {
+            self.sel.counter[l][opp.index()] = (m, own);
+        }
+    }
+
+    /// The history of a table move that cut the node off without a search.
+    fn tt_move_stats(&mut self, b: &mut EngineBoard, depth: Depth, m: usize, failed_high: bool) {
+        if m >= self.sel.hist.len() || !b.is_empty(m) {
+            return;
+        }
+        let me = b.side();
+        let opp = !me;
+        let opp4 = b.count(opp, Threat::Five) > 0 || b.count(opp, Threat::FlexFour) > 0;
+        if opp4 || self.shape(b, m, me) >= shape::FLEX3 {
+            return;
+        }
+        let bonus = stat_bonus(depth);
+        let entry = &mut self.sel.hist[m][me.index()][1];
+        gravity(entry, if failed_high { bonus } else { -bonus });
+    }
+
+    fn quiet_stats(&mut self, ply: usize, m: usize, s: usize, bonus: i32) {
+        gravity(&mut self.sel.hist[m][s][1], bonus);
+        let f = self.frame(ply);
+        if f.killers[0] != m {
+            f.killers = [m, f.killers[0]];
+        }
+    }
+
+    /// The VCF quiescence at a node of the side to move: a forced block is played; else the
+    /// side stands pat on its static value or plays a four near its last stone (any four on
+    /// the first two fours, then only fours that also make a two or three, unless the last
+    /// two were such fours), each answered by its forced block. `depth` counts the fours
+    /// played, down from 0.
+    fn quiescence(
+        &mut self,
+        b: &mut EngineBoard,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        pv: bool,
+    ) -> i32 {
+        if pv {
+            self.pv_table[ply].clear();
+        }
+        if self.tick() {
+            return 0;
+        }
+        let p = ply as i32;
+        if b.winner().is_some() {
+            return -(MATE - p);
+        }
+        if b.is_full() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.static_value(b);
+        }
+        if let Some(v) = self.quick_win(b, ply) {
+            return v;
+        }
+        let me = b.side();
+        if b.count(!me, Threat::Five) > 0 {
+            return self.forced_block(b, ply, alpha, beta, depth, pv);
+        }
+        alpha = alpha.max(-(MATE - p));
+        beta = beta.min(MATE - p - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let key = b.hash();
+        let hit = self.probe(key, p);
+        let (tt_value, tt_eval, tt_bound, tt_move, tt_depth, _) =
+            hit.unwrap_or((0, i32::MIN, 0, NONE, -128, false));
+        if hit.is_some() && tt_depth >= depth && tt_bound != 0 && !pv {
+            if tt_bound != UPPER {
+                alpha = alpha.max(tt_value);
+            }
+            if tt_bound != LOWER {
+                beta = beta.min(tt_value);
+            }
+            if alpha >= beta {
+                return tt_value;
+            }
+        }
+        let stat = if tt_eval != i32::MIN {
+            tt_eval
+        } else if self.before(ply, 1).mv == NONE && ply > 0 {
+            -self.before(ply, 1).eval
+        } else {
+            self.static_value(b)
+        };
+        self.frame(ply).eval = stat;
+        let mut best = stat;
+        if hit.is_some()
+            && tt_bound != 0
+            && (if tt_value > stat {
+                tt_bound != UPPER
+            } else {
+                tt_bound != LOWER
+            })
+        {
+            best = tt_value;
+        }
+        if best >= beta {
+            if hit.is_none() {
+                self.store(key, best, stat, LOWER, NONE, -128, false, p);
+            }
+            return best;
+        }
+        if pv && best > alpha {
+            alpha = best;
+        }
+        if !pv && best + self.unit(delta_margin(depth as Depth)) < alpha {
+            if hit.is_none() {
+                self.store(key, alpha, stat, UPPER, NONE, -128, false, p);
+            }
+            return alpha;
+        }
+        let alpha0 = alpha;
+        let mut fours = [0usize; 16];
+        let n = self.quiet_fours(b, ply, depth, tt_move, &mut fours);
+        let mut best_move = NONE;
+        for &m in &fours[..n] {
+            let shapes = [self.shape(b, m, Side::Black), self.shape(b, m, Side::White)];
+            let f = self.frame(ply);
+            f.mv = m;
+            f.shape = shapes;
+            b.play(m);
+            let v = -self.forced_block(b, ply + 1, -beta, -alpha, depth - 1, pv);
+            b.undo();
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if pv {
+                        self.set_pv(ply, m);
+                    }
+                    if pv && v < beta {
+                        alpha = v;
+                    } else {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            LOWER
+        } else if pv && best > alpha0 {
+            EXACT
+        } else {
+            UPPER
+        };
+        self.store(key, best, stat, bound, best_move, depth.max(-2), pv, p);
+        best
+    }
+
+    /// The fours the quiescence plays at `ply` (see `quiescence`), the table move first,
+    /// then by their shape; how many of `out` it filled.
+    fn quiet_fours(
+        &mut self,
+        b: &mut EngineBoard,
+        ply: usize,
+        depth: i32,
+        tt_move: usize,
+        out: &mut [usize; 16],
+    ) -> usize {
+        let me = b.side();
+        if b.count_at_least(me, Threat::Four) == 0 {
+            return 0;
+        }
+        let centre = self.before(ply, 2).mv;
+        if centre == NONE {
+            return 0;
+        }
+        let plain = depth >= -1
+            || (self.before(ply, 2).shape[me.index()] >= shape::BLOCK4_PLUS
+                && self.before(ply, 4).shape[me.index()] >= shape::BLOCK4_PLUS);
+        let mut scored = [(0usize, 0u8); 16];
+        let mut n = 0;
+        for &o in b.around() {
+            let i = (centre as isize + o) as usize;
+            if !b.is_empty(i) || b.threat(i, me) < Threat::Four {
+                continue;
+            }
+            let s = self.shape(b, i, me);
+            if s < shape::BLOCK4 || (!plain && s < shape::BLOCK4_PLUS) {
+                continue;
+            }
+            let key = if i == tt_move { u8::MAX } else { s };
+            scored[n] = (i, key);
+            n += 1;
+            if n == scored.len() {
+                break;
+            }
+        }
+        scored[..n].sort_unstable_by_key(|&(i, s)| (std::cmp::Reverse(s), i));
+        let mut kept = 0;
+        for &(i, _) in &scored[..n] {
+            if b.is_legal_for(i, me) {
+                out[kept] = i;
+                kept += 1;
+            }
+        }
+        kept
+    }
+
+    /// The defender's node of the quiescence: the one block of the attacker's five point,
+    /// not counted as a four (a forbidden block loses in renju); without a five to stop, the
+    /// static value.
+    fn forced_block(
+        &mut self,
+        b: &mut EngineBoard,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        pv: bool,
+    ) -> i32 {
+        if pv {
+            self.pv_table[ply].clear();
+        }
+        if self.tick() {
+            return 0;
+        }
+        let p = ply as i32;
+        if b.winner().is_some() {
+            return -(MATE - p);
+        }
+        let me = b.side();
+        let mut f = std::mem::take(&mut self.scratch);
+        fives(b, !me, &mut f);
+        let block = f.first().copied();
+        let many = f.len() >= 2;
+        self.scratch = f;
+        let Some(m) = block else {
+            return self.static_value(b);
+        };
+        if many || !b.is_legal_for(m, me) {
+            return -(MATE - p - 2);
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.static_value(b);
+        }
+        let shapes = [self.shape(b, m, Side::Black), self.shape(b, m, Side::White)];
+        let fr = self.frame(ply);
+        fr.mv = m;
+        fr.shape = shapes;
+        b.play(m);
+        let v = -self.quiescence(b, ply + 1, -beta, -alpha, depth, pv);
+        b.undo();
+        if pv && !self.aborted {
+            self.set_pv(ply, m);
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Config;
+    use super::*;
+    use crate::player::{Limits, StopFlag};
+    use boyi_core::{Game, Point};
+    use boyi_games::gomoku::Gomoku;
+
+    fn board(variant: Variant, moves: &str) -> EngineBoard {
+        let mut p = Gomoku::start(&variant, Some(15)).unwrap();
+        p.play_list(moves).unwrap();
+        EngineBoard::from_game(&p)
+    }
+
+    fn engine() -> Engine {
+        Engine::new(Config {
+            tt_entries: 1 << 16,
+            algo: 2,
+            ..Config::default()
+        })
+    }
+
+    fn at(b: &EngineBoard, p: &str) -> usize {
+        b.index(Point::parse(p, b.size()).unwrap())
+    }
+
+    /// Black to move: h5 makes a four (e5–h5, d5 white) and an open three (h5–h7).
+    const FOUR_THREE: &str = "e5,d5,f5,a1,g5,o15,h6,a15,h7,o1";
+
+    #[test]
+    fn an_unanswerable_four_three_is_a_win() {
+        let mut b = board(Variant::Freestyle, FOUR_THREE);
+        let h5 = at(&b, "h5");
+        assert_eq!(b.threat(h5, Side::Black), Threat::FourThree);
+        let mut e = engine();
+        assert_eq!(e.quick_win(&mut b, 0), Some(MATE - 5));
+        // Under the exact-five rule the threat counts are not trusted with it.
+        let mut b = board(Variant::Standard, FOUR_THREE);
+        assert_eq!(e.quick_win(&mut b, 0), None);
+    }
+
+    #[test]
+    fn a_four_three_whose_block_makes_a_four_is_no_quick_win() {
+        // White's i6–i8 (i9 black) becomes a four when white blocks h5's four on i5.
+        let moves = "e5,d5,f5,i6,g5,i7,h6,i8,h7,o1,i9,a1";
+        let mut b = board(Variant::Freestyle, moves);
+        assert_eq!(b.side(), Side::Black);
+        assert_eq!(b.threat(at(&b, "h5"), Side::Black), Threat::FourThree);
+        assert!(b.threat(at(&b, "i5"), Side::White) >= Threat::Four);
+        assert_eq!(engine().quick_win(&mut b, 0), None);
+        // With the same four point of white's elsewhere, the block makes nothing: a win.
+        let moves = "e5,d5,f5,m12,g5,m13,h6,m14,h7,o1,m15,a1";
+        let mut b = board(Variant::Freestyle, moves);
+        assert!(b.count_at_least(Side::White, Threat::Four) > 0);
+        assert_eq!(engine().quick_win(&mut b, 2), Some(MATE - 7));
+    }
+
+    #[test]
+    fn a_double_three_wins_only_against_no_four() {
+        // Black to move: j8 makes h8–j8 and j6–j8, both open.
+        let moves = "h8,a1,i8,o15,j6,a15,j7,o1";
+        let mut b = board(Variant::Freestyle, moves);
+        assert_eq!(b.threat(at(&b, "j8"), Side::Black), Threat::DoubleThree);
+        let mut e = engine();
+        assert_eq!(e.quick_win(&mut b, 0), Some(MATE - 5));
+        // Forbidden to black in renju.
+        let mut b = board(Variant::Renju, moves);
+        assert_eq!(e.quick_win(&mut b, 0), None);
+        // A white four to interrupt with (m11 or m15, by the open three m12–m14): no quick win.
+        let moves = "h8,m12,i8,m13,j6,m14,j7,o1";
+        let mut b = board(Variant::Freestyle, moves);
+        assert_eq!(b.side(), Side::Black);
+        assert!(b.count_at_least(Side::White, Threat::Four) > 0);
+        assert_eq!(e.quick_win(&mut b, 0), None);
+    }
+
+    #[test]
+    fn the_selective_search_finds_wins_blocks_and_keeps_the_board() {
+        let stop = StopFlag::new();
+        for (variant, moves, best) in [
+            // Black makes five (g8 is white's).
+            (Variant::Freestyle, "h8,g8,i8,a3,j8,a5,k8,a7", "l8"),
+            // White must block black's four (g8 is white's: the four is closed).
+            (Variant::Freestyle, "h8,g8,i8,a1,j8,a3,k8", "l8"),
+            // Black's four-three.
+            (Variant::Freestyle, FOUR_THREE, "h5"),
+            (Variant::Renju, FOUR_THREE, "h5"),
+        ] {
+            let mut b = board(variant, moves);
+            let key = b.hash();
+            let mut e = engine();
+            let found = e
+                .search(&mut b, &Limits::depth(6), &stop, &mut |_, _| {})
+                .unwrap();
+            assert_eq!(b.point(found.best).to_string(), best, "{variant} {moves}");
+            assert_eq!(b.hash(), key);
+            assert!(b.consistent());
+        }
+    }
+
+    #[test]
+    fn the_selective_search_keeps_to_the_rules_over_random_positions() {
+        let stop = StopFlag::new();
+        let mut rng = boyi_core::rng::SplitMix64::new(11);
+        for variant in [Variant::Freestyle, Variant::Standard, Variant::Renju] {
+            let mut p = Gomoku::start(&variant, Some(15)).unwrap();
+            let mut e = engine();
+            for _ in 0..40 {
+                if p.outcome().is_some() {
+                    break;
+                }
+                let mut b = EngineBoard::from_game(&p);
+                let key = b.hash();
+                let limits = Limits {
+                    nodes: Some(3_000),
+                    ..Limits::default()
+                };
+                let found = e.search(&mut b, &limits, &stop, &mut |_, _| {}).unwrap();
+                assert_eq!(b.hash(), key);
+                let m = b.point(found.best);
+                let legal = p.legal_moves();
+                let chosen = p.parse_move(&m.to_string()).unwrap();
+                assert!(legal.contains(&chosen), "{variant}: {m} is not legal");
+                // Half the moves random, so the positions vary.
+                let mv = if rng.below(2) == 0 {
+                    legal[rng.below(legal.len())]
+                } else {
+                    chosen
+                };
+                p.play(&mv);
+            }
+        }
+    }
+}
