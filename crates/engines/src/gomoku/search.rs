@@ -1342,7 +1342,7 @@ mod tests {
     use boyi_core::Game;
     use boyi_games::gomoku::{Gomoku, Variant};
 
-    fn board(variant: Variant, moves: &str) -> EngineBoard {
+    pub(super) fn board(variant: Variant, moves: &str) -> EngineBoard {
         let mut p = Gomoku::start(&variant, Some(15)).unwrap();
         p.play_list(moves).unwrap();
         EngineBoard::from_game(&p)

@@ -167,6 +167,17 @@ fn delta_margin(d: Depth) -> i32 {
     (2086 + 60 * d as i32).max(768)
 }
 
+/// Whether a table value with `bound` is a better estimate of a node than its static value
+/// `stat` (a lower bound above it, an upper bound below it, or an exact value).
+fn tt_refines(bound: u8, value: i32, stat: i32) -> bool {
+    bound != 0
+        && if value > stat {
+            bound != UPPER
+        } else {
+            bound != LOWER
+        }
+}
+
 impl Engine {
     /// Prepares the selective search for a new search of `b`: the frames, the history (halved)
     /// and the reduction table of the rule.
@@ -228,6 +239,46 @@ impl Engine {
     #[inline]
     fn shape(&self, b: &EngineBoard, i: usize, s: Side) -> u8 {
         self.sel.shapes.at(b.fit_key(i, s))
+    }
+
+    /// Both sides' shapes at point `m`, by side index.
+    #[inline]
+    fn shapes(&self, b: &EngineBoard, m: usize) -> [u8; 2] {
+        [self.shape(b, m, Side::Black), self.shape(b, m, Side::White)]
+    }
+
+    /// Records in `ply`'s frame the move searched from it and its shapes.
+    #[inline]
+    fn set_move(&mut self, ply: usize, m: usize, shapes: [u8; 2]) {
+        let f = self.frame(ply);
+        f.mv = m;
+        f.shape = shapes;
+    }
+
+    /// What every node does first: clears its principal variation, counts itself, and
+    /// ends on a stop (0) or a game already won (the side to move lost).
+    #[inline]
+    fn enter_node(&mut self, b: &EngineBoard, ply: usize, pv: bool) -> Option<i32> {
+        if pv {
+            self.pv_table[ply].clear();
+        }
+        if self.tick() {
+            return Some(0);
+        }
+        b.winner().is_some().then(|| -(MATE - ply as i32))
+    }
+
+    /// A node's value when nothing is left to search: a full board, the ply limit, or a
+    /// win the threat counts show.
+    #[inline]
+    fn settled(&mut self, b: &mut EngineBoard, ply: usize) -> Option<i32> {
+        if b.is_full() {
+            return Some(0);
+        }
+        if ply >= MAX_PLY - 2 {
+            return Some(self.static_value(b));
+        }
+        self.quick_win(b, ply)
     }
 
     /// Counts a node; whether the search must stop.
@@ -324,10 +375,8 @@ impl Engine {
         let mut searched = 0;
         let mut lost = Vec::new();
         for (n, &m) in moves.iter().enumerate() {
-            let shapes = [self.shape(b, m, Side::Black), self.shape(b, m, Side::White)];
-            let f = self.frame(0);
-            f.mv = m;
-            f.shape = shapes;
+            let shapes = self.shapes(b, m);
+            self.set_move(0, m, shapes);
             let new_depth = depth - 1.0;
             self.prefetch(b.hash_after(m));
             b.play(m);
@@ -531,25 +580,10 @@ impl Engine {
         if depth <= 0.0 {
             return self.quiescence(b, ply, alpha, beta, 0, pv);
         }
-        if pv {
-            self.pv_table[ply].clear();
-        }
-        if self.tick() {
-            return 0;
-        }
-        let p = ply as i32;
-        if b.winner().is_some() {
-            return -(MATE - p);
-        }
-        if b.is_full() {
-            return 0;
-        }
-        if ply >= MAX_PLY - 2 {
-            return self.static_value(b);
-        }
-        if let Some(v) = self.quick_win(b, ply) {
+        if let Some(v) = self.enter_node(b, ply, pv).or_else(|| self.settled(b, ply)) {
             return v;
         }
+        let p = ply as i32;
         alpha = alpha.max(-(MATE - p));
         beta = beta.min(MATE - p - 1);
         if alpha >= beta {
@@ -607,14 +641,7 @@ impl Engine {
             };
             self.frame(ply).eval = stat;
             eval = stat;
-            if tt_hit
-                && tt_bound != 0
-                && (if tt_value > stat {
-                    tt_bound != UPPER
-                } else {
-                    tt_bound != LOWER
-                })
-            {
+            if tt_hit && tt_refines(tt_bound, tt_value, stat) {
                 eval = tt_value;
             }
             improvement = stat - self.before(ply, 2).eval;
@@ -677,7 +704,7 @@ impl Engine {
                 continue;
             }
             count += 1;
-            let shapes = [self.shape(b, m, Side::Black), self.shape(b, m, Side::White)];
+            let shapes = self.shapes(b, m);
             let (own, other) = (shapes[me.index()], shapes[opp.index()]);
             let trivial = own == shape::NONE && other == shape::NONE;
             let dist_opp = distance(b, m, last_opp);
@@ -1063,25 +1090,10 @@ impl Engine {
         depth: i32,
         pv: bool,
     ) -> i32 {
-        if pv {
-            self.pv_table[ply].clear();
-        }
-        if self.tick() {
-            return 0;
-        }
-        let p = ply as i32;
-        if b.winner().is_some() {
-            return -(MATE - p);
-        }
-        if b.is_full() {
-            return 0;
-        }
-        if ply >= MAX_PLY - 2 {
-            return self.static_value(b);
-        }
-        if let Some(v) = self.quick_win(b, ply) {
+        if let Some(v) = self.enter_node(b, ply, pv).or_else(|| self.settled(b, ply)) {
             return v;
         }
+        let p = ply as i32;
         let me = b.side();
         if b.count(!me, Threat::Five) > 0 {
             return self.forced_block(b, ply, alpha, beta, depth, pv);
@@ -1115,14 +1127,7 @@ impl Engine {
         };
         self.frame(ply).eval = stat;
         let mut best = stat;
-        if hit.is_some()
-            && tt_bound != 0
-            && (if tt_value > stat {
-                tt_bound != UPPER
-            } else {
-                tt_bound != LOWER
-            })
-        {
+        if hit.is_some() && tt_refines(tt_bound, tt_value, stat) {
             best = tt_value;
         }
         if best >= beta {
@@ -1145,10 +1150,8 @@ impl Engine {
         let n = self.quiet_fours(b, ply, depth, tt_move, &mut fours);
         let mut best_move = NONE;
         for &m in &fours[..n] {
-            let shapes = [self.shape(b, m, Side::Black), self.shape(b, m, Side::White)];
-            let f = self.frame(ply);
-            f.mv = m;
-            f.shape = shapes;
+            let shapes = self.shapes(b, m);
+            self.set_move(ply, m, shapes);
             b.play(m);
             let v = -self.forced_block(b, ply + 1, -beta, -alpha, depth - 1, pv);
             b.undo();
@@ -1243,16 +1246,10 @@ impl Engine {
         depth: i32,
         pv: bool,
     ) -> i32 {
-        if pv {
-            self.pv_table[ply].clear();
-        }
-        if self.tick() {
-            return 0;
+        if let Some(v) = self.enter_node(b, ply, pv) {
+            return v;
         }
         let p = ply as i32;
-        if b.winner().is_some() {
-            return -(MATE - p);
-        }
         let me = b.side();
         let mut f = std::mem::take(&mut self.scratch);
         fives(b, !me, &mut f);
@@ -1268,10 +1265,8 @@ impl Engine {
         if ply >= MAX_PLY - 2 {
             return self.static_value(b);
         }
-        let shapes = [self.shape(b, m, Side::Black), self.shape(b, m, Side::White)];
-        let fr = self.frame(ply);
-        fr.mv = m;
-        fr.shape = shapes;
+        let shapes = self.shapes(b, m);
+        self.set_move(ply, m, shapes);
         b.play(m);
         let v = -self.quiescence(b, ply + 1, -beta, -alpha, depth, pv);
         b.undo();
@@ -1285,16 +1280,11 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::super::Config;
+    use super::super::tests::board;
     use super::*;
     use crate::player::{Limits, StopFlag};
     use boyi_core::{Game, Point};
     use boyi_games::gomoku::Gomoku;
-
-    fn board(variant: Variant, moves: &str) -> EngineBoard {
-        let mut p = Gomoku::start(&variant, Some(15)).unwrap();
-        p.play_list(moves).unwrap();
-        EngineBoard::from_game(&p)
-    }
 
     fn engine() -> Engine {
         Engine::new(Config {
