@@ -8,6 +8,7 @@
 //! along every grid line → stone classification against the nearby bare wood. Pure Rust.
 
 pub mod classify;
+pub mod extent;
 pub mod homography;
 pub mod hough;
 pub mod lattice;
@@ -15,9 +16,12 @@ pub mod locate;
 pub mod orient;
 pub mod pencil;
 pub mod plane;
+pub mod probe;
+pub mod refine;
 pub mod region;
 pub mod stone_lattice;
 pub mod synth;
+pub mod work;
 
 use homography::GridMap;
 use image::RgbImage;
@@ -153,11 +157,11 @@ impl BoardRead {
 /// colour, and printed coordinate labels as none). `full` maps the located grid into `img`.
 fn over_missed_edges(
     img: &RgbImage,
-    work: &locate::Work,
-    found: locate::Located,
+    work: &work::Work,
+    found: work::Located,
     full: impl Fn(&GridMap) -> GridMap,
-) -> Result<locate::Located, VisionError> {
-    let past = locate::lines_past_edges(work, &found);
+) -> Result<work::Located, VisionError> {
+    let past = extent::lines_past_edges(work, &found);
     if past.iter().all(Option::is_none) {
         return Ok(found);
     }
@@ -166,7 +170,7 @@ fn over_missed_edges(
         Some(seen) => seen || stones[side].iter().all(|&k| k >= 2),
         None => false,
     });
-    locate::grown(found, grow)
+    extent::grown(found, grow)
 }
 
 /// Decodes an image file (PNG or JPEG) into RGB.
@@ -199,7 +203,7 @@ pub fn read_board(img: &RgbImage, opts: &ReadOptions) -> Result<BoardRead, Visio
             "board size {n} is not in 5..=26"
         )));
     }
-    let work = locate::Work::new(img);
+    let work = work::Work::new(img);
     let located = match &opts.corners {
         Some(c) => {
             let to_work = work.to_full().inverse().expect("scaling is invertible");
