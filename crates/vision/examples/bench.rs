@@ -168,7 +168,7 @@ fn report_miss(
                 .map(|(k, (a, b))| {
                     let f = r.points[k].features;
                     format!(
-                        "({},{}) {}→{} b{:.2} k{:.2} c{:.2} l{:.3}",
+                        "({},{}) {}→{} b{:.2} k{:.2} c{:.2} l{:.3} rim{:.2}",
                         k % r.size,
                         k / r.size,
                         b.symbol(),
@@ -176,7 +176,8 @@ fn report_miss(
                         f.brightness,
                         f.contrast,
                         f.colour,
-                        f.lines
+                        f.lines,
+                        f.rim
                     )
                 })
                 .collect();

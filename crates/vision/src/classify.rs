@@ -31,6 +31,11 @@ pub struct Features {
     /// [`quadrants`]), without the lines through it or a mark at its centre.
     pub quadrant_brightness: f64,
     pub quadrant_colour: f64,
+    /// How much of a stone's outline is seen around the point (see [`rim`]): the share of
+    /// directions in which the brightness steps between a quarter and seven tenths of a
+    /// step from it. A stone is a bounded disc; a patch of sunlight or glare on the wood,
+    /// pale and line-less like a white stone, runs on past it.
+    pub rim: f64,
 }
 
 fn median(v: &mut [f32]) -> f32 {
@@ -150,10 +155,58 @@ pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
                 lines: ((l_off - l_on) / wl.max(1.0)) as f64,
                 quadrant_brightness: (lq / wl.max(1.0)) as f64,
                 quadrant_colour: colour_unlike(chq, wc),
+                rim: rim(img, h, n, cf, rf, wl.max(1.0)),
             });
         }
     }
     out
+}
+
+/// The share of directions in which a stone's outline must be seen (see [`rim`]).
+const RIM_SHARE: f64 = 0.7;
+
+/// Directions in which [`rim`] looks for a stone's outline: none along the grid lines.
+const RIM_DIRECTIONS: usize = 16;
+/// The step in colour (luma and opponent-colour vector together, relative to the wood's
+/// luma) over a tenth of a grid step that counts as an outline.
+const RIM_STEP: f32 = 0.08;
+
+/// The share of directions from intersection `(c, r)` in which the colour steps by
+/// [`RIM_STEP`] of `wood` or more, somewhere 0.25 to 0.7 grid steps out: a stone's outline
+/// (its edge, the gap to a neighbour, its shadow) wherever the stone stands off its point by
+/// its height. A white stone about as bright as the wood still differs from it in colour.
+/// On bare wood no line crosses there, off the grid lines through the point.
+fn rim(img: &RgbImage, h: &GridMap, n: usize, c: f64, r: f64, wood: f32) -> f64 {
+    const RADII: usize = 10;
+    let m = (n - 1) as f64;
+    let (mut seen, mut looked) = (0, 0);
+    for d in 0..RIM_DIRECTIONS {
+        let a = (d as f64 + 0.5) * std::f64::consts::TAU / RIM_DIRECTIONS as f64;
+        let (dx, dy) = (a.cos(), a.sin());
+        // Past the outer lines the board's edge would pass for an outline.
+        let (ex, ey) = (c + 0.75 * dx, r + 0.75 * dy);
+        if !((-0.1..=m + 0.1).contains(&ex) && (-0.1..=m + 0.1).contains(&ey)) {
+            continue;
+        }
+        looked += 1;
+        let profile: [Colour; RADII] = std::array::from_fn(|k| {
+            let t = 0.2 + 0.06 * k as f64;
+            let (x, y) = h.apply(c + t * dx, r + t * dy);
+            sample_rgb(img, x, y)
+        });
+        let step = profile
+            .windows(3)
+            .map(|w| {
+                let (l0, c0) = w[0];
+                let (l2, c2) = w[2];
+                (l2 - l0).hypot((c2[0] - c0[0]).hypot(c2[1] - c0[1]))
+            })
+            .fold(0.0f32, f32::max);
+        if step >= RIM_STEP * wood {
+            seen += 1;
+        }
+    }
+    seen as f64 / looked.max(1) as f64
 }
 
 /// How unlike the wood's colour `wood` a point's colour `point` is (opponent-colour vectors,
@@ -195,10 +248,11 @@ fn wood_near(cells: &[Colour], n: usize, c: usize, r: usize) -> Colour {
 /// move would pass for white in the quadrants.)
 fn stone_margin(f: &Features) -> f64 {
     let hidden = (0.06 - f.lines) / 0.04;
+    let outline = (f.rim - RIM_SHARE) / 0.08;
     let margin = |colour: f64, brightness: f64| {
         let grey = (colour - 0.5) / 0.1;
         let dark = (0.5 - brightness) / 0.05;
-        (grey + hidden).max(dark)
+        (grey + hidden).min(outline).max(dark)
     };
     margin(f.colour, f.brightness).min(margin(f.quadrant_colour, f.quadrant_brightness))
 }
