@@ -47,6 +47,8 @@ enum Command {
     Match(Box<commands::matches::MatchArgs>),
     /// Read a board position from a photo (or render a synthetic one: `vision synth`).
     Vision(commands::vision::VisionArgs),
+    /// Watch a gomoku or connect6 game on a real board through a camera and answer each turn.
+    Watch(commands::watch::WatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Command::Engine(args) => commands::engine::engine(&args),
         Command::Match(args) => commands::matches::run(&args),
         Command::Vision(args) => commands::vision::run(&args),
+        Command::Watch(args) => commands::watch::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{boyi, ok, workdir};
+use common::{boyi, ok, stderr_of_failure, workdir};
 use std::path::PathBuf;
 
 /// Renders a photo; returns its path and the corner list printed by `synth`.
@@ -139,4 +139,112 @@ fn bad_input_gives_clear_errors() {
         "15",
     ]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("14 lines"));
+}
+
+/// A small JPEG whose header claims `width`×`height` pixels: the start-of-frame fields are
+/// rewritten, so the file stays a few hundred bytes.
+fn jpeg_claiming(width: u16, height: u16) -> Vec<u8> {
+    let img = image::RgbImage::from_pixel(16, 16, image::Rgb([200, 170, 120]));
+    let mut jpeg = std::io::Cursor::new(Vec::new());
+    img.write_to(&mut jpeg, image::ImageFormat::Jpeg).unwrap();
+    let mut bytes = jpeg.into_inner();
+    let sof = bytes
+        .windows(2)
+        .position(|w| w == [0xFF, 0xC0])
+        .expect("a baseline frame header");
+    bytes[sof + 5..sof + 7].copy_from_slice(&height.to_be_bytes());
+    bytes[sof + 7..sof + 9].copy_from_slice(&width.to_be_bytes());
+    bytes
+}
+
+#[test]
+fn images_too_large_are_refused_before_decoding() {
+    let dir = workdir("large");
+    let huge = dir.join("huge.jpg");
+    std::fs::write(&huge, jpeg_claiming(20_000, 20_000)).unwrap();
+    let err = stderr_of_failure(&["vision", &huge.display().to_string()]);
+    assert!(
+        err.contains("20000×20000 pixels (400.0 megapixels), more than the 40.0 megapixels"),
+        "{err}"
+    );
+    // The bound is a flag: a 640×480 photo (0.3 megapixels) is over 0.2.
+    let (photo, _) = synth(&dir, "p", &["--seed", "3", "--size", "9"]);
+    let err = stderr_of_failure(&["vision", &photo, "--max-megapixels", "0.2"]);
+    assert!(err.contains("640×480 pixels"), "{err}");
+    assert_eq!(
+        ok(&["vision", &photo, "--max-megapixels", "0.4"]),
+        truth(&photo)
+    );
+    let err = stderr_of_failure(&["vision", &photo, "--max-megapixels=-1"]);
+    assert!(err.contains("--max-megapixels -1 must be"), "{err}");
+}
+
+#[test]
+fn synth_refuses_numbers_too_large_with_clear_errors() {
+    let dir = workdir("synth-bounds");
+    let out = dir.join("x.jpg").display().to_string();
+    for (args, words) in [
+        (
+            vec!["--position", "99999999999999999999"],
+            "longer than any board",
+        ),
+        (vec!["--position", &"x/".repeat(40)], "more than 26 rows"),
+        (
+            vec!["--width", "100000", "--height", "100000"],
+            "at most 8192 pixels a side",
+        ),
+        (vec!["--width", "99999999999"], "--width"),
+    ] {
+        let mut all = vec!["vision", "synth", "-o", &out];
+        all.extend(args.iter().copied());
+        let err = stderr_of_failure(&all);
+        assert!(err.contains(words), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn suggest_searches_within_a_limit() {
+    // Searched without a limit, a Jiu battle position is never answered; the default
+    // --movetime bounds it, and a shorter one is given here.
+    let dir = workdir("suggest-jiu");
+    // 20 black and 10 white pieces: counts no placing reaches, so a battle position.
+    let rows = "14/14/xxxxxxxxxx4/xxxxxxxxxx4/14/14/14/14/14/14/oooooooooo4/14/14/14";
+    let (photo, _) = synth(&dir, "j", &["--seed", "4", "--position", rows]);
+    let out = ok(&[
+        "vision",
+        &photo,
+        "--game",
+        "jiu",
+        "--to-move",
+        "w",
+        "--suggest",
+        "--movetime",
+        "300",
+    ]);
+    assert!(
+        out.starts_with(&format!("{rows} w battle 196 0\n")),
+        "{out}"
+    );
+    assert!(out.lines().any(|l| l.starts_with("suggest ")), "{out}");
+    let err = stderr_of_failure(&["vision", &photo, "--game", "jiu", "--player", "boyi:x"]);
+    assert!(err.contains("give --suggest too"), "{err}");
+}
+
+#[test]
+fn an_unsure_read_says_so_and_exits_with_status_2() {
+    // A real photo: sunlight falling across a light board leaves points the reader is not
+    // sure of.
+    let photo = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../vision/tests/real/empty_overhead.jpg"
+    );
+    let out = boyi(&["vision", photo, "--size", "19"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unsure read:") && err.contains("under confidence 0.7"),
+        "{err}"
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 19);
+    ok(&["vision", photo, "--size", "19", "--unsure-below", "0"]);
 }

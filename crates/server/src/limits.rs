@@ -20,6 +20,8 @@ pub struct Limits {
     pub message_burst: f64,
     /// Largest message accepted and answered; larger ones get an error.
     pub max_message_bytes: usize,
+    /// Most pixels a photo may have to be decoded (`/api/photo`); checked from its header.
+    pub photo_max_pixels: u64,
 }
 
 impl Default for Limits {
@@ -30,6 +32,7 @@ impl Default for Limits {
             messages_per_second: 20.0,
             message_burst: 60.0,
             max_message_bytes: 16 * 1024,
+            photo_max_pixels: boyi_vision::MAX_PIXELS,
         }
     }
 }

@@ -21,8 +21,6 @@ use std::sync::Arc;
 pub const MAX_BYTES: usize = 8 << 20;
 /// Photos read at once; more get "busy".
 pub const CONCURRENT_READS: usize = 2;
-/// Largest image side decoded at all.
-const MAX_SIDE: u32 = 12_000;
 /// Photos are scaled down to this longest side before reading.
 const READ_SIDE: u32 = 1600;
 /// Points read with less confidence than this are listed as doubtful.
@@ -76,15 +74,17 @@ pub async fn upload(
             "the server is reading other photos; try again in a moment",
         );
     };
-    match tokio::task::spawn_blocking(move || read(&body, &q)).await {
+    let max_pixels = app.limits.photo_max_pixels;
+    match tokio::task::spawn_blocking(move || read(&body, &q, max_pixels)).await {
         Ok(Ok(v)) => crate::http::json_response(v),
         Ok(Err(e)) => failure(StatusCode::UNPROCESSABLE_ENTITY, &e),
         Err(e) => failure(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
     }
 }
 
-/// Reads a photo: the position text and what the reader was unsure of.
-pub fn read(bytes: &[u8], q: &PhotoQuery) -> Result<Value, String> {
+/// Reads a photo of at most `max_pixels`: the position text and what the reader was unsure
+/// of.
+pub fn read(bytes: &[u8], q: &PhotoQuery, max_pixels: u64) -> Result<Value, String> {
     let kind: GameKind = q.game.parse().map_err(|e| format!("{e}"))?;
     let to_move = match q.to_move.as_deref() {
         None | Some("") => None,
@@ -108,7 +108,7 @@ pub fn read(bytes: &[u8], q: &PhotoQuery) -> Result<Value, String> {
     if bytes.is_empty() {
         return Err("no photo was sent (the request body is empty)".into());
     }
-    let img = decode(bytes)?;
+    let img = decode(bytes, max_pixels)?;
     let board = boyi_vision::read_board(
         &img,
         &ReadOptions {
@@ -146,23 +146,15 @@ pub fn read(bytes: &[u8], q: &PhotoQuery) -> Result<Value, String> {
     }))
 }
 
-/// Decodes a JPEG or PNG within bounds, scaled down for reading.
-fn decode(bytes: &[u8]) -> Result<image::RgbImage, String> {
-    let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes))
-        .with_guessed_format()
-        .map_err(|e| format!("cannot read the photo: {e}"))?;
-    if reader.format().is_none() {
-        return Err("the upload is not a JPEG or PNG image".into());
-    }
-    let mut limits = image::Limits::default();
-    limits.max_image_width = Some(MAX_SIDE);
-    limits.max_image_height = Some(MAX_SIDE);
-    limits.max_alloc = Some(512 << 20);
-    reader.limits(limits);
-    let img = reader
-        .decode()
-        .map_err(|e| format!("cannot decode the photo: {e}"))?
-        .to_rgb8();
+/// Decodes a JPEG or PNG of at most `max_pixels` (checked from its header before decoding),
+/// scaled down for reading.
+fn decode(bytes: &[u8], max_pixels: u64) -> Result<image::RgbImage, String> {
+    let img = boyi_vision::decode_image(bytes, max_pixels).map_err(|e| match e {
+        boyi_vision::VisionError::Image { reason, .. } => {
+            format!("cannot read the photo: {reason}")
+        }
+        other => format!("cannot read the photo: {other}"),
+    })?;
     let (w, h) = img.dimensions();
     let long = w.max(h);
     if long <= READ_SIDE {

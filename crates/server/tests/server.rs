@@ -596,12 +596,28 @@ async fn photos_of_boards_are_read_over_http() {
         img.write_to(&mut png, image::ImageFormat::Png).unwrap();
         png.into_inner()
     };
+    // A few hundred bytes whose header claims 12000×12000 pixels.
+    let huge = {
+        let img = image::RgbImage::from_pixel(16, 16, image::Rgb([200, 170, 120]));
+        let mut jpeg = std::io::Cursor::new(Vec::new());
+        img.write_to(&mut jpeg, image::ImageFormat::Jpeg).unwrap();
+        let mut bytes = jpeg.into_inner();
+        let sof = bytes.windows(2).position(|w| w == [0xFF, 0xC0]).unwrap();
+        bytes[sof + 5..sof + 9].copy_from_slice(&[0x2E, 0xE0, 0x2E, 0xE0]);
+        bytes
+    };
     for (path, bytes, status, words) in [
         (
             "/api/photo?game=gomoku",
             b"hello, not a photo".to_vec(),
             422,
             "not a JPEG or PNG",
+        ),
+        (
+            "/api/photo?game=gomoku",
+            huge,
+            422,
+            "12000×12000 pixels (144.0 megapixels), more than the 40.0",
         ),
         (
             "/api/photo?game=gomoku",

@@ -19,8 +19,10 @@ pub mod plane;
 pub mod probe;
 pub mod refine;
 pub mod region;
+pub mod sequence;
 pub mod stone_lattice;
 pub mod synth;
+pub mod watch;
 pub mod work;
 
 use homography::GridMap;
@@ -64,6 +66,16 @@ pub enum VisionError {
     NoBoard(String),
     #[error("{0}")]
     BadInput(String),
+    #[error(
+        "the image is {width}×{height} pixels ({:.1} megapixels), more than the {:.1} megapixels allowed",
+        (*width as f64) * (*height as f64) / 1e6,
+        *max_pixels as f64 / 1e6
+    )]
+    TooLarge {
+        width: u32,
+        height: u32,
+        max_pixels: u64,
+    },
 }
 
 /// How to read a photo.
@@ -112,30 +124,7 @@ impl BoardRead {
     /// The rows of the position text (rules/positions.md): top row first, `/`-separated,
     /// runs of empty points as numbers.
     pub fn position_rows(&self) -> String {
-        let rows: Vec<String> = self
-            .points
-            .chunks(self.size)
-            .map(|row| {
-                let mut s = String::new();
-                let mut run = 0;
-                for p in row {
-                    if p.stone == Stone::Empty {
-                        run += 1;
-                        continue;
-                    }
-                    if run > 0 {
-                        s += &run.to_string();
-                        run = 0;
-                    }
-                    s.push(p.stone.symbol());
-                }
-                if run > 0 {
-                    s += &run.to_string();
-                }
-                s
-            })
-            .collect();
-        rows.join("/")
+        position_rows(self.size, &self.stones())
     }
 
     /// One string per row, top row first: `.` empty, `x` black, `o` white.
@@ -149,6 +138,34 @@ impl BoardRead {
     pub fn stones(&self) -> Vec<Stone> {
         self.points.iter().map(|p| p.stone).collect()
     }
+}
+
+/// The rows of the position text (rules/positions.md) of `stones` on an `n`-line board in
+/// reading order: top row first, `/`-separated, runs of empty points as numbers.
+pub fn position_rows(n: usize, stones: &[Stone]) -> String {
+    let rows: Vec<String> = stones
+        .chunks(n.max(1))
+        .map(|row| {
+            let mut s = String::new();
+            let mut run = 0;
+            for &p in row {
+                if p == Stone::Empty {
+                    run += 1;
+                    continue;
+                }
+                if run > 0 {
+                    s += &run.to_string();
+                    run = 0;
+                }
+                s.push(p.symbol());
+            }
+            if run > 0 {
+                s += &run.to_string();
+            }
+            s
+        })
+        .collect();
+    rows.join("/")
 }
 
 /// A grid found a line short on a side where the crossing lines run on past its outer line
@@ -173,17 +190,69 @@ fn over_missed_edges(
     extent::grown(found, grow)
 }
 
-/// Decodes an image file (PNG or JPEG) into RGB.
+/// The most pixels an image may have to be decoded at all, by default (40 megapixels: a
+/// phone's largest photos fit; a small file claiming a huge image is refused before any
+/// memory is taken for it).
+pub const MAX_PIXELS: u64 = 40_000_000;
+
+/// Decodes an image file (PNG or JPEG) into RGB, refusing one of more than [`MAX_PIXELS`].
 pub fn load_image(path: &Path) -> Result<RgbImage, VisionError> {
-    let err = |reason: String| VisionError::Image {
+    load_image_within(path, MAX_PIXELS)
+}
+
+/// Decodes an image file (PNG or JPEG) into RGB, refusing one of more than `max_pixels`
+/// before decoding it.
+pub fn load_image_within(path: &Path, max_pixels: u64) -> Result<RgbImage, VisionError> {
+    let bytes = std::fs::read(path).map_err(|e| VisionError::Image {
         path: path.display().to_string(),
+        reason: e.to_string(),
+    })?;
+    decode_image(&bytes, max_pixels).map_err(|e| match e {
+        VisionError::Image { reason, .. } => VisionError::Image {
+            path: path.display().to_string(),
+            reason,
+        },
+        other => other,
+    })
+}
+
+/// Decodes a PNG or JPEG held in memory into RGB. The image's size is read from its header
+/// first: one of more than `max_pixels` is refused before any pixel is decoded, and the
+/// decoder may allocate no more than such an image needs.
+pub fn decode_image(bytes: &[u8], max_pixels: u64) -> Result<RgbImage, VisionError> {
+    let err = |reason: String| VisionError::Image {
+        path: "(upload)".into(),
         reason,
     };
-    let reader = image::ImageReader::open(path)
-        .map_err(|e| err(e.to_string()))?
-        .with_guessed_format()
+    let reader = || {
+        let r = image::ImageReader::new(std::io::Cursor::new(bytes))
+            .with_guessed_format()
+            .map_err(|e| err(e.to_string()))?;
+        match r.format() {
+            Some(image::ImageFormat::Png | image::ImageFormat::Jpeg) => Ok(r),
+            Some(f) => Err(err(format!("{f:?} images are not read (JPEG or PNG only)"))),
+            None => Err(err("not a JPEG or PNG image".into())),
+        }
+    };
+    let (w, h) = reader()?
+        .into_dimensions()
         .map_err(|e| err(e.to_string()))?;
-    let img = reader.decode().map_err(|e| err(e.to_string()))?;
+    let pixels = w as u64 * h as u64;
+    if pixels > max_pixels {
+        return Err(VisionError::TooLarge {
+            width: w,
+            height: h,
+            max_pixels,
+        });
+    }
+    let mut r = reader()?;
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(w);
+    limits.max_image_height = Some(h);
+    // Room for the decoded image at up to 16 bits a channel with alpha, and the RGB copy.
+    limits.max_alloc = Some(pixels * 11 + (16 << 20));
+    r.limits(limits);
+    let img = r.decode().map_err(|e| err(e.to_string()))?;
     Ok(img.into_rgb8())
 }
 
@@ -244,4 +313,43 @@ pub fn read_board(img: &RgbImage, opts: &ReadOptions) -> Result<BoardRead, Visio
         map: h,
         points,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn jpeg(img: &RgbImage) -> Vec<u8> {
+        let mut out = std::io::Cursor::new(Vec::new());
+        img.write_to(&mut out, image::ImageFormat::Jpeg).unwrap();
+        out.into_inner()
+    }
+
+    #[test]
+    fn images_are_measured_before_they_are_decoded() {
+        let img = RgbImage::from_pixel(300, 200, image::Rgb([200, 170, 120]));
+        let bytes = jpeg(&img);
+        assert_eq!(
+            decode_image(&bytes, 60_000).unwrap().dimensions(),
+            (300, 200)
+        );
+        assert_eq!(
+            decode_image(&bytes, 59_999).unwrap_err(),
+            VisionError::TooLarge {
+                width: 300,
+                height: 200,
+                max_pixels: 59_999
+            }
+        );
+        // A header claiming 20000×20000 pixels in a file of a few hundred bytes.
+        let mut huge = jpeg(&RgbImage::new(16, 16));
+        let sof = huge.windows(2).position(|w| w == [0xFF, 0xC0]).unwrap();
+        huge[sof + 5..sof + 9].copy_from_slice(&[0x4E, 0x20, 0x4E, 0x20]);
+        let err = decode_image(&huge, MAX_PIXELS).unwrap_err().to_string();
+        assert!(
+            err.contains("20000×20000 pixels (400.0 megapixels)"),
+            "{err}"
+        );
+        assert!(decode_image(b"GIF89a....", MAX_PIXELS).is_err());
+    }
 }

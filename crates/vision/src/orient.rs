@@ -18,6 +18,14 @@ impl Orientation {
         )
     }
 
+    /// [`Orientation::map`] at fractional reading coordinates.
+    pub fn map_f(&self, col: f64, row: f64) -> (f64, f64) {
+        (
+            self.origin.0 as f64 + col * self.a.0 as f64 + row * self.b.0 as f64,
+            self.origin.1 as f64 + col * self.a.1 as f64 + row * self.b.1 as f64,
+        )
+    }
+
     /// The orientation as a 3×3 affine matrix on homogeneous grid coordinates.
     pub fn matrix(&self) -> nalgebra::Matrix3<f64> {
         nalgebra::Matrix3::new(

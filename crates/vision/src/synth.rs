@@ -3,6 +3,8 @@
 //! pinhole camera with tilt, rotation and a little barrel distortion, then lighting gradients,
 //! a glare spot, blur, sensor noise and JPEG compression. Deterministic for a seed.
 
+mod paint;
+
 use crate::homography::Homography;
 use crate::orient::{self, Orientation};
 use crate::plane::Plane;
@@ -13,6 +15,9 @@ use nalgebra::{Matrix3, Rotation3, Unit, Vector3};
 use std::f64::consts::PI;
 use std::fmt;
 use std::str::FromStr;
+
+/// Largest side of a synthetic photo, in pixels (a 32-megapixel photo at most).
+pub const MAX_SIDE: u32 = 8192;
 
 /// How hard the photo is to read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -159,6 +164,7 @@ impl Synth {
     }
 }
 
+#[derive(Clone)]
 struct Rng(SplitMix64);
 
 impl Rng {
@@ -180,6 +186,7 @@ impl Rng {
 
 /// The camera: board-plane point `(u, v, height)` (grid steps, board centre at 0) → ideal
 /// pixel, plus barrel distortion from ideal to rendered pixels.
+#[derive(Clone)]
 struct Camera {
     rot: Matrix3<f64>,
     t: Vector3<f64>,
@@ -243,59 +250,147 @@ struct Look {
 
 /// Renders a synthetic photo.
 pub fn render(opts: &SynthOptions) -> Result<Synth, VisionError> {
-    if opts.width < 64 || opts.height < 64 {
-        return Err(VisionError::BadInput(
-            "synthetic photos need at least 64×64 pixels".into(),
-        ));
-    }
-    let mut rng = Rng(SplitMix64::new(opts.seed ^ 0x05EE_D0FB_0A2D));
-    let n = match opts.size {
-        Some(n) if (5..=26).contains(&n) => n,
-        Some(n) => {
+    Scene::new(opts)?.photo(opts.position.as_deref(), &Tweak::default())
+}
+
+/// What changes between the photos of one scene: the camera shaken by a few pixels, the
+/// light a little brighter or darker, and something drawn over the board (a hand).
+#[derive(Default)]
+pub struct Tweak<'a> {
+    /// Photo shift, pixels.
+    pub shake: (f64, f64),
+    /// Added to the light's gain (0: as drawn).
+    pub drift: f64,
+    /// Drawn over the painted photo before lighting, blur and noise: the three colour planes
+    /// (0–255) and the scene.
+    #[allow(clippy::type_complexity)]
+    pub overlay: Option<&'a dyn Fn(&mut [Plane; 3], &Scene)>,
+}
+
+/// A board, its look and the camera, drawn once for a seed: its photos differ only in the
+/// stones on the board and in what a [`Tweak`] changes.
+pub struct Scene {
+    opts: SynthOptions,
+    params: Params,
+    look: Look,
+    cam: Camera,
+    orientation: Orientation,
+    size: usize,
+    rng: Rng,
+}
+
+impl Scene {
+    pub fn new(opts: &SynthOptions) -> Result<Scene, VisionError> {
+        if opts.width < 64 || opts.height < 64 {
+            return Err(VisionError::BadInput(
+                "synthetic photos need at least 64×64 pixels".into(),
+            ));
+        }
+        if opts.width > MAX_SIDE || opts.height > MAX_SIDE {
             return Err(VisionError::BadInput(format!(
-                "board size {n} is not in 5..=26"
+                "synthetic photos are at most {MAX_SIDE} pixels a side, not {}×{}",
+                opts.width, opts.height
             )));
         }
-        None => [9, 13, 14, 15, 19][rng.below(5)],
-    };
-    if let Some(p) = &opts.position
-        && p.len() != n * n
-    {
-        return Err(VisionError::BadInput(format!(
-            "the position has {} points, a {n}×{n} board has {}",
-            p.len(),
-            n * n
-        )));
-    }
-    let params = opts.level.params();
-    let look = draw_look(&mut rng, opts.level);
-    let (cam, orientation) = draw_camera(&mut rng, &params, &look, n, opts)?;
-    let board = place_stones(&mut rng, &params, n, &orientation, opts.position.as_deref());
-    let mut planes = paint(&cam, &look, n, &board, opts, &mut rng);
-    post_process(&mut planes, &params, opts, &mut rng);
-    let quality = params.jpeg.0 + rng.below((params.jpeg.1 - params.jpeg.0) as usize + 1) as u8;
-    let (jpeg, image) = jpeg_round_trip(&planes, opts.width, opts.height, quality)?;
-    let half = (n as f64 - 1.0) / 2.0;
-    let m = n - 1;
-    let corners = [(0, 0), (m, 0), (m, m), (0, m)].map(|(c, r)| {
-        let (i, j) = orientation.map(c, r);
-        let (x, y) = cam.project(i as f64 - half, j as f64 - half, 0.0);
-        cam.distort(x, y)
-    });
-    let truth = (0..n * n)
-        .map(|k| {
-            let (i, j) = orientation.map(k % n, k / n);
-            board[j as usize * n + i as usize]
+        let mut rng = Rng(SplitMix64::new(opts.seed ^ 0x05EE_D0FB_0A2D));
+        let n = match opts.size {
+            Some(n) if (5..=26).contains(&n) => n,
+            Some(n) => {
+                return Err(VisionError::BadInput(format!(
+                    "board size {n} is not in 5..=26"
+                )));
+            }
+            None => [9, 13, 14, 15, 19][rng.below(5)],
+        };
+        let params = opts.level.params();
+        let look = draw_look(&mut rng, opts.level);
+        let (cam, orientation) = draw_camera(&mut rng, &params, &look, n, opts)?;
+        Ok(Scene {
+            opts: opts.clone(),
+            params,
+            look,
+            cam,
+            orientation,
+            size: n,
+            rng,
         })
-        .collect();
-    Ok(Synth {
-        image,
-        jpeg,
-        size: n,
-        truth,
-        corners,
-        distortion: cam.k1,
-    })
+    }
+
+    /// Lines each way.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Where intersection `(col, row)` (reading coordinates) is in the photo, unshaken.
+    pub fn pixel(&self, col: f64, row: f64) -> (f64, f64) {
+        let half = (self.size as f64 - 1.0) / 2.0;
+        let (i, j) = self.orientation.map_f(col, row);
+        let (x, y) = self.cam.project(i - half, j - half, 0.0);
+        self.cam.distort(x, y)
+    }
+
+    /// Length of a grid step in the photo near the board's middle, pixels.
+    pub fn step(&self) -> f64 {
+        let m = (self.size as f64 - 1.0) / 2.0;
+        let (a, b) = (self.pixel(m, m), self.pixel(m + 1.0, m));
+        (a.0 - b.0).hypot(a.1 - b.1)
+    }
+
+    /// A photo of the scene with `position` (reading order, top row first) on the board, or
+    /// a random one.
+    pub fn photo(&self, position: Option<&[Stone]>, tweak: &Tweak) -> Result<Synth, VisionError> {
+        let n = self.size;
+        if let Some(p) = position
+            && p.len() != n * n
+        {
+            return Err(VisionError::BadInput(format!(
+                "the position has {} points, a {n}×{n} board has {}",
+                p.len(),
+                n * n
+            )));
+        }
+        let (opts, params, orientation) = (&self.opts, &self.params, &self.orientation);
+        let mut rng = self.rng.clone();
+        let mut cam = self.cam.clone();
+        cam.cx += tweak.shake.0;
+        cam.cy += tweak.shake.1;
+        let board = place_stones(&mut rng, params, n, orientation, position);
+        let mut planes = paint::paint(&cam, &self.look, n, &board, opts);
+        if let Some(overlay) = tweak.overlay {
+            overlay(&mut planes, self);
+        }
+        if tweak.drift != 0.0 {
+            for pl in planes.iter_mut() {
+                pl.data
+                    .iter_mut()
+                    .for_each(|v| *v *= 1.0 + tweak.drift as f32);
+            }
+        }
+        post_process(&mut planes, params, opts, &mut rng);
+        let quality = params.jpeg.0 + rng.below((params.jpeg.1 - params.jpeg.0) as usize + 1) as u8;
+        let (jpeg, image) = jpeg_round_trip(&planes, opts.width, opts.height, quality)?;
+        let half = (n as f64 - 1.0) / 2.0;
+        let m = n - 1;
+        let corners = [(0, 0), (m, 0), (m, m), (0, m)].map(|(c, r)| {
+            let (i, j) = orientation.map(c, r);
+            let (x, y) = cam.project(i as f64 - half, j as f64 - half, 0.0);
+            cam.distort(x, y)
+        });
+        let truth = (0..n * n)
+            .map(|k| {
+                let (i, j) = orientation.map(k % n, k / n);
+                board[j as usize * n + i as usize]
+            })
+            .collect();
+        Ok(Synth {
+            image,
+            jpeg,
+            size: n,
+            truth,
+            corners,
+            distortion: cam.k1,
+        })
+    }
 }
 
 fn draw_look(rng: &mut Rng, level: Level) -> Look {
@@ -459,218 +554,6 @@ fn place_stones(
         board[j as usize * n + i as usize] = s;
     }
     board
-}
-
-/// Smooth value noise in [-1, 1].
-fn vnoise(seed: u64, x: f64, y: f64) -> f64 {
-    let hash = |i: i64, j: i64| {
-        let (_, v) = SplitMix64::step(
-            seed ^ (i as u64).wrapping_mul(0x9E37_79B9)
-                ^ (j as u64).wrapping_mul(0x85EB_CA6B_0000_0001),
-        );
-        (v >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    };
-    let (x0, y0) = (x.floor(), y.floor());
-    let (fx, fy) = (x - x0, y - y0);
-    let (sx, sy) = (fx * fx * (3.0 - 2.0 * fx), fy * fy * (3.0 - 2.0 * fy));
-    let (i, j) = (x0 as i64, y0 as i64);
-    let top = hash(i, j) * (1.0 - sx) + hash(i + 1, j) * sx;
-    let bottom = hash(i, j + 1) * (1.0 - sx) + hash(i + 1, j + 1) * sx;
-    top * (1.0 - sy) + bottom * sy
-}
-
-fn star_points(n: usize) -> Vec<(usize, usize)> {
-    let (edge, mid) = match n {
-        19 => (3, true),
-        15 | 13 => (3, true),
-        9 => (2, true),
-        _ => return Vec::new(),
-    };
-    let far = n - 1 - edge;
-    let mut v = vec![(edge, edge), (edge, far), (far, edge), (far, far)];
-    if mid {
-        v.push((n / 2, n / 2));
-    }
-    if n == 19 {
-        v.extend([(3, 9), (9, 3), (15, 9), (9, 15)]);
-    }
-    v
-}
-
-/// A stone as it appears on the board plane: centre shifted by its height.
-struct StoneDisc {
-    u: f64,
-    v: f64,
-    white: bool,
-}
-
-fn paint(
-    cam: &Camera,
-    look: &Look,
-    n: usize,
-    board: &[Stone],
-    opts: &SynthOptions,
-    rng: &mut Rng,
-) -> [Plane; 3] {
-    let (w, h) = (opts.width as usize, opts.height as usize);
-    let half = (n as f64 - 1.0) / 2.0;
-    let extent = half + look.margin;
-    let to_board = cam
-        .plane()
-        .inverse()
-        .expect("camera homography is invertible");
-    let rs = look.stone_radius;
-    // Height offset: where the middle of a stone's height appears, mapped back to the plane.
-    let discs: Vec<Option<StoneDisc>> = (0..n * n)
-        .map(|k| {
-            let (u, v) = ((k % n) as f64 - half, (k / n) as f64 - half);
-            let white = match board[k] {
-                Stone::Empty => return None,
-                Stone::Black => false,
-                Stone::White => true,
-            };
-            let (x, y) = cam.project(u, v, 0.2);
-            let (bu, bv) = to_board.apply(x, y);
-            Some(StoneDisc {
-                u: bu,
-                v: bv,
-                white,
-            })
-        })
-        .collect();
-    let stars = star_points(n);
-    let mut planes = [Plane::new(w, h), Plane::new(w, h), Plane::new(w, h)];
-    let hl = (look.light + Vector3::z()).normalize();
-    let _ = rng;
-    for y in 0..h {
-        for x in 0..w {
-            let (ix, iy) = cam.undistort(x as f64 + 0.5, y as f64 + 0.5);
-            let (u, v) = to_board.apply(ix, iy);
-            let (u2, v2) = to_board.apply(ix + 1.0, iy);
-            let px = (u2 - u).hypot(v2 - v).max(1e-6);
-            let colour = if u.abs() > extent || v.abs() > extent {
-                table_colour(look, u, v, extent)
-            } else {
-                board_colour(look, n, half, u, v, px, &stars, &discs, hl, rs)
-            };
-            for c in 0..3 {
-                planes[c].data[y * w + x] = colour[c] as f32;
-            }
-        }
-    }
-    planes
-}
-
-fn table_colour(look: &Look, u: f64, v: f64, extent: f64) -> [f64; 3] {
-    let s = look.noise_seed;
-    let tex = if look.table_grain {
-        0.05 * (u * 1.7 + 2.5 * vnoise(s ^ 7, u * 0.2, v * 0.2)).sin()
-            + 0.05 * vnoise(s ^ 9, u * 6.0, v * 0.6)
-    } else {
-        0.06 * vnoise(s ^ 3, u * 3.0, v * 3.0)
-    };
-    // The board's drop shadow on the table.
-    let d = (u.abs() - extent).max(v.abs() - extent);
-    let shade = 1.0 - 0.35 * (-d / 0.25).exp();
-    look.table.map(|c| c * (1.0 + tex) * shade)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn board_colour(
-    look: &Look,
-    n: usize,
-    half: f64,
-    u: f64,
-    v: f64,
-    px: f64,
-    stars: &[(usize, usize)],
-    discs: &[Option<StoneDisc>],
-    hl: Vector3<f64>,
-    rs: f64,
-) -> [f64; 3] {
-    let s = look.noise_seed;
-    let (along, across) = if look.grain_across { (u, v) } else { (v, u) };
-    let grain =
-        (look.grain_freq * (across + 0.6 * vnoise(s, along * 0.15, across * 0.4)) * PI).sin();
-    let fine = vnoise(s ^ 1, along * 0.4, across * 9.0);
-    let mut c = look.wood.map(|w| w * (1.0 + 0.05 * grain + 0.04 * fine));
-    let cov = |d: f64, r: f64| ((r - d) / px + 0.5).clamp(0.0, 1.0);
-    // Grid lines, only between the outer lines.
-    let (gi, gj) = (u + half, v + half);
-    let inside = |g: f64| (-0.01..=n as f64 - 0.99).contains(&g);
-    let mut ink: f64 = 0.0;
-    if inside(gj) {
-        ink = ink.max(cov(
-            (gi - gi.round().clamp(0.0, n as f64 - 1.0)).abs(),
-            look.line_width / 2.0,
-        ));
-    }
-    if inside(gi) {
-        ink = ink.max(cov(
-            (gj - gj.round().clamp(0.0, n as f64 - 1.0)).abs(),
-            look.line_width / 2.0,
-        ));
-    }
-    for &(si, sj) in stars {
-        ink = ink.max(cov((gi - si as f64).hypot(gj - sj as f64), 0.085));
-    }
-    c = mix(c, look.line_colour, ink);
-    // Shadows, then stones, from the nearby intersections.
-    let (ci, cj) = (gi.round() as i64, gj.round() as i64);
-    let near = |f: &mut dyn FnMut(&StoneDisc)| {
-        for dj in -1..=1 {
-            for di in -1..=1 {
-                let (i, j) = (ci + di, cj + dj);
-                if (0..n as i64).contains(&i)
-                    && (0..n as i64).contains(&j)
-                    && let Some(d) = &discs[j as usize * n + i as usize]
-                {
-                    f(d);
-                }
-            }
-        }
-    };
-    let mut shadow: f64 = 0.0;
-    near(&mut |d| {
-        let dist = (u - d.u - look.shadow.0).hypot(v - d.v - look.shadow.1);
-        shadow = shadow.max(((rs + 0.06 - dist) / 0.12).clamp(0.0, 1.0));
-    });
-    c = c.map(|x| x * (1.0 - look.shadow.2 * shadow));
-    near(&mut |d| {
-        let (dx, dy) = (u - d.u, v - d.v);
-        let dist = dx.hypot(dy);
-        let a = cov(dist, rs);
-        if a > 0.0 {
-            c = mix(c, stone_colour(look, d.white, dx / rs, dy / rs, hl), a);
-        }
-    });
-    c
-}
-
-/// A stone as a flattened dome lit by `look.light`: diffuse shading and a specular highlight.
-fn stone_colour(look: &Look, white: bool, x: f64, y: f64, hl: Vector3<f64>) -> [f64; 3] {
-    let r2 = (x * x + y * y).min(1.0);
-    let normal = Vector3::new(0.75 * x, 0.75 * y, (1.0 - 0.5625 * r2).sqrt()).normalize();
-    let diffuse = normal.dot(&look.light).max(0.0);
-    let spec = normal
-        .dot(&hl)
-        .max(0.0)
-        .powf(if white { 18.0 } else { 40.0 });
-    if white {
-        let base = 170.0 + 70.0 * diffuse + 25.0 * spec;
-        [
-            base + look.white_tint[0],
-            base + look.white_tint[1],
-            base + look.white_tint[2],
-        ]
-    } else {
-        let base = 18.0 + 25.0 * diffuse + 150.0 * spec;
-        [base, base, base + 3.0]
-    }
-}
-
-fn mix(a: [f64; 3], b: [f64; 3], t: f64) -> [f64; 3] {
-    [0, 1, 2].map(|k| a[k] * (1.0 - t) + b[k] * t)
 }
 
 /// Lighting gradient, glare, blur and sensor noise.

@@ -19,14 +19,17 @@ pub mod analyze;
 pub mod bench;
 pub mod book;
 pub mod engine;
+pub mod frames;
 pub mod matches;
 pub mod play;
 pub mod record;
 pub mod recording;
 pub mod rules;
+pub mod sequence;
 pub mod serve;
 pub mod solve;
 pub mod vision;
+pub mod watch;
 
 /// Writes command output to standard output and flushes it. Once the reader has closed the
 /// pipe nothing more can be shown, so the program ends at once with success (as `head`

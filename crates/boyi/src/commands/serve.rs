@@ -26,6 +26,10 @@ pub struct ServeArgs {
     /// Messages one connection may send in a burst.
     #[arg(long, default_value_t = Limits::default().message_burst)]
     pub message_burst: f64,
+    /// Largest photo `/api/photo` reads, in megapixels: a larger one is refused from its
+    /// header, before it is decoded.
+    #[arg(long, default_value_t = super::vision::DEFAULT_MAX_MEGAPIXELS)]
+    pub photo_max_megapixels: f64,
     /// An external engine tables may seat as the computer player `engine:NAME`, e.g.
     /// `--engine pbrain=cmd:"./pbrain-x"@gomocup` (repeatable). Only these command lines are
     /// ever run; clients can choose among them but never give their own.
@@ -43,6 +47,8 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             connects_per_minute: args.connects_per_minute,
             messages_per_second: args.messages_per_second,
             message_burst: args.message_burst,
+            photo_max_pixels: super::vision::max_pixels(args.photo_max_megapixels)
+                .context("--photo-max-megapixels")?,
             ..Limits::default()
         },
         engines,

@@ -26,7 +26,8 @@ pub struct VisionArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum VisionCommand {
-    /// Render a synthetic board photo (JPEG) and write its true position beside it (.txt).
+    /// Render a synthetic board photo (JPEG) and write its true position beside it (.txt),
+    /// or the frames of a game being played (`--sequence`).
     Synth(SynthArgs),
 }
 
@@ -56,6 +57,35 @@ pub struct ReadArgs {
     /// Also suggest a move (board notation and pixel position).
     #[arg(long)]
     pub suggest: bool,
+    /// The player that suggests the move (default: the game's default built-in player).
+    #[arg(long)]
+    pub player: Option<String>,
+    /// How long the suggestion's search may take, in milliseconds.
+    #[arg(long, default_value_t = DEFAULT_MOVETIME_MS)]
+    pub movetime: u64,
+    /// A read with any point less sure than this (0.5 a guess, 1 certain) is printed, its
+    /// unsure points listed on stderr, and exits with status 2; 0 turns the check off.
+    #[arg(long, default_value_t = UNSURE)]
+    pub unsure_below: f64,
+    /// Largest image read, in megapixels: a larger one is refused before it is decoded.
+    #[arg(long, default_value_t = DEFAULT_MAX_MEGAPIXELS)]
+    pub max_megapixels: f64,
+}
+
+/// Default of `--unsure-below`.
+pub const UNSURE: f64 = 0.7;
+
+/// Default search time of `--suggest` (and of `boyi watch`'s replies).
+pub const DEFAULT_MOVETIME_MS: u64 = 2000;
+/// Default of `--max-megapixels`.
+pub const DEFAULT_MAX_MEGAPIXELS: f64 = boyi_vision::MAX_PIXELS as f64 / 1e6;
+
+/// `--max-megapixels` as a pixel count.
+pub fn max_pixels(megapixels: f64) -> Result<u64> {
+    if !(megapixels.is_finite() && megapixels > 0.0 && megapixels <= 1e4) {
+        bail!("--max-megapixels {megapixels} must be a number above 0 and at most 10000");
+    }
+    Ok((megapixels * 1e6) as u64)
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,8 +105,21 @@ pub enum Format {
 #[derive(Args, Debug)]
 pub struct SynthArgs {
     /// Where to write the JPEG; the true position goes to the same name with `.txt`.
-    #[arg(long, short)]
-    pub out: PathBuf,
+    #[arg(long, short, required_unless_present = "sequence")]
+    pub out: Option<PathBuf>,
+    /// Render the frames of a game instead, from the empty board: its moves in the game's
+    /// move text, comma-separated (gomoku `h8,h9,i9`; connect6 `j10,k10 k11,…`). Between
+    /// still frames of each position a hand places each stone; the camera shakes a little
+    /// and the light drifts.
+    #[arg(long, requires = "out_dir", conflicts_with_all = ["out", "position"])]
+    pub sequence: Option<String>,
+    /// Where `--sequence` writes its frames (`frame-0000.jpg`, …) and `frames.txt` (what
+    /// each frame shows).
+    #[arg(long)]
+    pub out_dir: Option<PathBuf>,
+    /// The game of `--sequence`: gomoku or connect6.
+    #[arg(long, default_value = "gomoku")]
+    pub game: String,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// easy, medium or hard.
@@ -111,6 +154,13 @@ pub fn run(args: &VisionArgs) -> Result<()> {
 
 fn synth(args: &SynthArgs) -> Result<()> {
     let level: Level = args.level.parse()?;
+    if let (Some(moves), Some(dir)) = (&args.sequence, &args.out_dir) {
+        return super::sequence::frames(args, level, moves, dir);
+    }
+    let out = args
+        .out
+        .as_ref()
+        .context("--out names the photo to write")?;
     let position = match &args.position {
         Some(text) => {
             let (n, stones) = parse_rows(text)?;
@@ -134,9 +184,8 @@ fn synth(args: &SynthArgs) -> Result<()> {
         distortion: args.distortion,
     };
     let s = boyi_vision::synth::render(&opts)?;
-    std::fs::write(&args.out, &s.jpeg)
-        .with_context(|| format!("writing {}", args.out.display()))?;
-    let truth = args.out.with_extension("txt");
+    std::fs::write(out, &s.jpeg).with_context(|| format!("writing {}", out.display()))?;
+    let truth = out.with_extension("txt");
     std::fs::write(&truth, s.truth_rows().join("\n") + "\n")
         .with_context(|| format!("writing {}", truth.display()))?;
     let corners: Vec<String> = s
@@ -146,13 +195,16 @@ fn synth(args: &SynthArgs) -> Result<()> {
         .collect();
     outln!(
         "{} {}x{} lines, corners {}",
-        args.out.display(),
+        out.display(),
         s.size,
         s.size,
         corners.join(",")
     );
     Ok(())
 }
+
+/// The most lines a board read or drawn may have each way.
+const MAX_LINES: usize = 26;
 
 /// Parses rows separated by `/`: `.` `x` `o`, or digits for runs of empty points.
 fn parse_rows(text: &str) -> Result<(usize, Vec<Stone>)> {
@@ -163,7 +215,16 @@ fn parse_rows(text: &str) -> Result<(usize, Vec<Stone>)> {
         for ch in row.chars() {
             if let Some(d) = ch.to_digit(10) {
                 run = run * 10 + d as usize;
+                if run > MAX_LINES {
+                    bail!(
+                        "row {}: a run of {run}+ empty points is longer than any board",
+                        r + 1
+                    );
+                }
                 continue;
+            }
+            if v.len() + run >= MAX_LINES {
+                bail!("row {}: more than {MAX_LINES} points", r + 1);
             }
             v.extend(std::iter::repeat_n(Stone::Empty, run));
             run = 0;
@@ -173,7 +234,13 @@ fn parse_rows(text: &str) -> Result<(usize, Vec<Stone>)> {
             );
         }
         v.extend(std::iter::repeat_n(Stone::Empty, run));
+        if v.len() > MAX_LINES {
+            bail!("row {}: more than {MAX_LINES} points", r + 1);
+        }
         rows.push(v);
+        if rows.len() > MAX_LINES {
+            bail!("more than {MAX_LINES} rows: boards have 5 to {MAX_LINES} lines");
+        }
     }
     let n = rows.len();
     if let Some((r, row)) = rows.iter().enumerate().find(|(_, row)| row.len() != n) {
@@ -199,8 +266,11 @@ fn read(args: &ReadArgs) -> Result<()> {
             Some(Side::from_letter(s).with_context(|| format!("--to-move {s:?} must be b or w"))?)
         }
     };
+    if !(0.0..=1.0).contains(&args.unsure_below) {
+        bail!("--unsure-below {} must be from 0 to 1", args.unsure_below);
+    }
     let corners = args.corners.as_deref().map(parse_corners).transpose()?;
-    let img = boyi_vision::load_image(photo)?;
+    let img = boyi_vision::load_image_within(photo, max_pixels(args.max_megapixels)?)?;
     let board = boyi_vision::read_board(&img, &ReadOptions { size, corners })?;
     warn_doubtful(&board);
     let text = match position_text(args.game, &board, to_move) {
@@ -216,12 +286,40 @@ fn read(args: &ReadArgs) -> Result<()> {
         Format::Text => format!("{text}\n"),
     };
     if args.suggest {
-        out.push_str(&suggestion(args.game, &board, &text)?);
+        let how = Suggest {
+            player: args.player.as_deref(),
+            movetime: args.movetime,
+        };
+        out.push_str(&suggestion(args.game, &board, &text, &how)?);
+    } else if args.player.is_some() {
+        bail!("--player chooses who suggests a move: give --suggest too");
     }
     if args.json {
         out = json(&board, out.trim_end());
     }
     out!("{out}");
+    let unsure: Vec<(String, f64)> = doubtful_points(&board)
+        .into_iter()
+        .filter(|p| p.1 < args.unsure_below)
+        .collect();
+    if !unsure.is_empty() {
+        let count = board
+            .points
+            .iter()
+            .filter(|p| p.confidence < args.unsure_below)
+            .count();
+        let names: Vec<String> = unsure
+            .iter()
+            .map(|(name, c)| format!("{name} ({c:.2})"))
+            .collect();
+        eprintln!(
+            "error: unsure read: {count} point(s) under confidence {}, least sure first: {} \
+             (check them, or read a clearer photo)",
+            args.unsure_below,
+            names.join(", ")
+        );
+        std::process::exit(IMPLAUSIBLE);
+    }
     Ok(())
 }
 
@@ -356,7 +454,7 @@ fn position_text(
     }
 }
 
-fn gomoku_side(b: usize, w: usize) -> Option<Side> {
+pub fn gomoku_side(b: usize, w: usize) -> Option<Side> {
     if b == w {
         Some(Side::Black)
     } else if b == w + 1 {
@@ -366,7 +464,7 @@ fn gomoku_side(b: usize, w: usize) -> Option<Side> {
     }
 }
 
-fn connect6_side(b: usize, w: usize) -> Option<Side> {
+pub fn connect6_side(b: usize, w: usize) -> Option<Side> {
     if b == 0 && w == 0 || w == b + 1 {
         Some(Side::Black)
     } else if b == w + 1 {
@@ -428,11 +526,11 @@ fn jiu_text(
 /// A move from the game's default built-in player (the player registry's
 /// `GamePlayers::default_player`, as `boyi analyze` uses) for the read position, in board
 /// notation and as the photo pixels of every point the move names.
-fn suggestion(game: VisionGame, board: &BoardRead, text: &str) -> Result<String> {
+fn suggestion(game: VisionGame, board: &BoardRead, text: &str, how: &Suggest) -> Result<String> {
     let (mv, name) = match game {
-        VisionGame::Gomoku => engine_move::<Gomoku>(text)?,
-        VisionGame::Connect6 => engine_move::<Connect6>(text)?,
-        VisionGame::Jiu => engine_move::<Jiu>(text)?,
+        VisionGame::Gomoku => engine_move::<Gomoku>(text, how)?,
+        VisionGame::Connect6 => engine_move::<Connect6>(text, how)?,
+        VisionGame::Jiu => engine_move::<Jiu>(text, how)?,
         VisionGame::Grid => bail!("--suggest needs --game gomoku, connect6 or jiu"),
     };
     let n = board.size;
@@ -450,16 +548,27 @@ fn suggestion(game: VisionGame, board: &BoardRead, text: &str) -> Result<String>
     ))
 }
 
-fn engine_move<G: GamePlayers>(text: &str) -> Result<(String, String)> {
+/// Who suggests a move, and how long it may search.
+pub struct Suggest<'a> {
+    pub player: Option<&'a str>,
+    pub movetime: u64,
+}
+
+fn engine_move<G: GamePlayers>(text: &str, how: &Suggest) -> Result<(String, String)> {
     let pos = G::from_text(&Default::default(), text)?;
     if let Some(o) = pos.outcome() {
         bail!("nothing to suggest: the game is over ({o})");
     }
-    let mut player = build::<G>(G::default_player(), BuildContext::default())?;
+    let spec = super::analyze::builtin_spec(how.player, G::default_player())?;
+    let mut player = build::<G>(spec, BuildContext::default()).context("--player")?;
+    let limits = Limits {
+        movetime: Some(std::time::Duration::from_millis(how.movetime.max(1))),
+        ..Limits::default()
+    };
     let mv = player
         .choose(
             &GameHistory::new(pos.clone()),
-            &Limits::default(),
+            &limits,
             &StopFlag::new(),
             &mut |_: Info| {},
         )
