@@ -4,7 +4,7 @@
 //! - [`spec`]: players named on the command line (`boyi:…`, `cmd:"…"@protocol`);
 //! - [`openings`]: random-ply and file openings;
 //! - [`runner`]: playing the games, concurrently;
-//! - [`record`]: one text record per game;
+//! - [`record`]: each game's record, in the one record model of `boyi-records`;
 //! - [`stats`]: Elo, interval, SPRT;
 //! - [`report`]: the progress bar and the printed summary.
 
@@ -18,7 +18,7 @@ pub mod runner;
 pub mod spec;
 pub mod stats;
 
-pub use record::Record;
+pub use record::opening_plies;
 pub use runner::{
     GameResult, MatchConfig, OpeningRule, Thinking, TimeControl, play_game, run_match,
 };

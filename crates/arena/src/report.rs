@@ -5,14 +5,22 @@
 use crate::runner::{GameResult, MatchConfig, Thinking, run_match};
 use crate::stats::{Verdict, Wdl};
 use boyi_core::TextError;
+use boyi_records::Format;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::path::Path;
 
+/// Where the records of a match's games go: one file a game, `game-0001.<extension>`.
+#[derive(Debug, Clone, Copy)]
+pub struct RecordsOut<'a> {
+    pub dir: &'a Path,
+    pub format: Format,
+}
+
 /// Runs the match, writing records to `out` and the report to `w`.
 pub fn run_and_report<G: boyi_engines::GamePlayers>(
     cfg: &MatchConfig<G>,
-    out: Option<&Path>,
+    out: Option<RecordsOut<'_>>,
     w: &mut impl Write,
 ) -> Result<Wdl, TextError> {
     run_and_report_with(cfg, out, w, |_| Ok(()))
@@ -22,12 +30,26 @@ pub fn run_and_report<G: boyi_engines::GamePlayers>(
 /// the first error of `keep` fails the match once it is over.
 pub fn run_and_report_with<G: boyi_engines::GamePlayers>(
     cfg: &MatchConfig<G>,
-    out: Option<&Path>,
+    out: Option<RecordsOut<'_>>,
     w: &mut impl Write,
     mut keep: impl FnMut(&GameResult) -> Result<(), TextError>,
 ) -> Result<Wdl, TextError> {
-    if let Some(dir) = out {
-        std::fs::create_dir_all(dir).map_err(|e| text_err!("--out {}: {e}", dir.display()))?;
+    if let Some(o) = out {
+        let kind: boyi_games::GameKind = G::NAME.parse()?;
+        if !Format::for_game(kind).contains(&o.format) {
+            return Err(text_err!(
+                "--format {}: {} records are written as {}",
+                o.format.name(),
+                G::NAME,
+                Format::for_game(kind)
+                    .iter()
+                    .map(|f| f.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        std::fs::create_dir_all(o.dir)
+            .map_err(|e| text_err!("--out {}: {e}", o.dir.display()))?;
     }
     let bar = ProgressBar::new(cfg.games as u64);
     bar.set_style(
@@ -66,10 +88,20 @@ pub fn run_and_report_with<G: boyi_engines::GamePlayers>(
         {
             write_error = Some(e);
         }
-        if let Some(dir) = out {
-            let path = dir.join(format!("game-{:04}.txt", game.index + 1));
-            if let Err(e) = std::fs::write(&path, game.record.to_text::<G>()) {
-                write_error.get_or_insert(text_err!("writing {}: {e}", path.display()));
+        if let Some(o) = out {
+            let path = o.dir.join(format!(
+                "game-{:04}.{}",
+                game.index + 1,
+                o.format.extension()
+            ));
+            let written = boyi_records::write(std::slice::from_ref(&game.record), o.format)
+                .map_err(|e| text_err!("writing {}: {e}", path.display()))
+                .and_then(|bytes| {
+                    std::fs::write(&path, bytes)
+                        .map_err(|e| text_err!("writing {}: {e}", path.display()))
+                });
+            if let Err(e) = written {
+                write_error.get_or_insert(e);
             }
         }
     });
@@ -109,19 +141,22 @@ pub fn run_and_report_with<G: boyi_engines::GamePlayers>(
 
 fn game_line<G: boyi_engines::GamePlayers>(g: &GameResult) -> String {
     let r = &g.record;
-    let result = match r.winner {
+    let (winner, reason) = r
+        .result
+        .as_ref()
+        .map_or((None, String::new()), |res| (res.winner(), res.text()));
+    let result = match winner {
         Some(s) => format!("{} wins", G::side_name(s)),
         None => "draw".to_string(),
     };
     let (a, b) = (g.a_side, g.a_side.opponent());
     format!(
-        "game {}: A {} ({}) vs B {} ({}): {result} ({}) after {} moves",
+        "game {}: A {} ({}) vs B {} ({}): {result} ({reason}) after {} moves",
         g.index + 1,
-        r.players[a.index()],
+        r.name(a),
         G::side_name(a),
-        r.players[b.index()],
+        r.name(b),
         G::side_name(b),
-        r.reason,
         r.moves.len()
     )
 }

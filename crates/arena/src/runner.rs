@@ -2,10 +2,11 @@
 //! each opening played twice with colours swapped, clocks kept by the arena, illegal moves,
 //! crashes and time losses adjudicated, every game recorded.
 
-use crate::record::Record;
+use crate::record::{RecordParts, build_record};
 use crate::spec::PlayerSpec;
 use crate::stats::{Sprt, Verdict, Wdl};
-use boyi_core::{Side, TextError};
+use boyi_core::{Reason, Side, TextError};
+use boyi_records::{GameRecord, GameResult as Result_};
 use boyi_engines::{
     BookPlayer, Clock, GameHistory, Limits, OpeningBook, Player, PlayerError, StopFlag, Swap2Reply,
 };
@@ -20,6 +21,20 @@ pub struct TimeControl {
     pub base: Duration,
     pub increment: Duration,
     pub moves: Option<u32>,
+}
+
+impl std::fmt::Display for TimeControl {
+    /// `[moves/]base[+increment]` in seconds, as [`TimeControl::parse`] reads it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(m) = self.moves {
+            write!(f, "{m}/")?;
+        }
+        write!(f, "{}", self.base.as_secs_f64())?;
+        if !self.increment.is_zero() {
+            write!(f, "+{}", self.increment.as_secs_f64())?;
+        }
+        Ok(())
+    }
 }
 
 impl TimeControl {
@@ -142,7 +157,9 @@ pub struct GameResult {
     pub a_side: Side,
     /// A's score: 1, 0.5 or 0.
     pub a_score: f64,
-    pub record: Record,
+    /// The game's record: players with their specs, every move with its thinking time, the
+    /// result and its reason, the opening's plies in the tag `OpeningPlies`.
+    pub record: GameRecord,
     /// Thinking time and moves made by player A and player B.
     pub thinking: [Thinking; 2],
 }
@@ -265,17 +282,27 @@ pub fn play_game<G: boyi_engines::GamePlayers>(
             .unwrap_or_else(|| cfg.limits.clone())
     });
     let mut by_side = [Thinking::default(); 2];
-    let (winner, game, reason) = play(cfg, opening.clone(), &mut players, &limits, &mut by_side)
-        .map_err(|(side, e)| {
-            text_err!("player {} cannot play this game: {e}", names[side.index()])
-        })?;
+    let mut times = Vec::new();
+    let (result, game) = play(
+        cfg,
+        opening.clone(),
+        &mut players,
+        &limits,
+        &mut by_side,
+        &mut times,
+    )
+    .map_err(|(side, e)| text_err!("player {} cannot play this game: {e}", names[side.index()]))?;
     let thinking = [a_side, a_side.opponent()].map(|side| by_side[side.index()]);
-    let a_score = match winner {
-        Some(w) if w == a_side => 1.0,
-        Some(_) => 0.0,
-        None => 0.5,
-    };
-    let record = Record::new(&game, names, opening.moves().len(), winner, &reason);
+    let a_score = result.score_for(a_side);
+    let record = build_record(RecordParts {
+        game: &game,
+        specs: &names,
+        opening: opening.moves().len(),
+        times: &times,
+        result,
+        index,
+        tc: cfg.tc,
+    })?;
     Ok(GameResult {
         index,
         a_side,
@@ -336,23 +363,30 @@ fn play_swap_game<G: boyi_engines::GamePlayers>(
             .unwrap_or_else(|| cfg.limits.clone())
     });
     let mut by_side = [Thinking::default(); 2];
-    let (winner, game, reason) = match lost {
+    let mut times = Vec::new();
+    let (result, game) = match lost {
         Some((n, e)) => {
             let loser = if n == black { Side::Black } else { Side::White };
             let rule = cfg.opening_rule;
-            (Some(loser.opponent()), game, format!("{rule} opening: {e}"))
+            let result = Result_::win(loser.opponent(), Reason::Forfeit)
+                .with_detail(format!("{rule} opening: {e}"));
+            (result, game)
         }
-        None => play(cfg, game, &mut by_player, &limits, &mut by_side).map_err(|(side, e)| {
-            text_err!("player {} cannot play this game: {e}", names[side.index()])
-        })?,
+        None => play(cfg, game, &mut by_player, &limits, &mut by_side, &mut times).map_err(
+            |(side, e)| text_err!("player {} cannot play this game: {e}", names[side.index()]),
+        )?,
     };
     let thinking = [a_side, a_side.opponent()].map(|side| by_side[side.index()]);
-    let a_score = match winner {
-        Some(w) if w == a_side => 1.0,
-        Some(_) => 0.0,
-        None => 0.5,
-    };
-    let record = Record::new(&game, names, opening_moves, winner, &reason);
+    let a_score = result.score_for(a_side);
+    let record = build_record(RecordParts {
+        game: &game,
+        specs: &names,
+        opening: opening_moves,
+        times: &times,
+        result,
+        index,
+        tc: cfg.tc,
+    })?;
     Ok(GameResult {
         index,
         a_side,
@@ -413,16 +447,18 @@ fn swap_opening<G: boyi_engines::GamePlayers>(
     }
 }
 
-/// The winner, the game and the reason it ended.
-type Played<G> = (Option<Side>, GameHistory<G>, String);
+/// How the game ended, and the game.
+type Played<G> = (Result_, GameHistory<G>);
 
-/// Plays one game to its end; `Err` only for a player that cannot play it at all.
+/// Plays one game to its end; `Err` only for a player that cannot play it at all. `times`
+/// gets the thinking time of every move the players made, in milliseconds.
 fn play<G: boyi_engines::GamePlayers>(
     cfg: &MatchConfig<G>,
     mut game: GameHistory<G>,
     players: &mut [Box<dyn Player<G>>],
     side_limits: &[Limits; 2],
     thinking: &mut [Thinking; 2],
+    times: &mut Vec<u64>,
 ) -> Result<Played<G>, (Side, PlayerError)> {
     let mut clock = cfg.tc.map(|tc| Clock {
         time_left: [tc.base; 2],
@@ -433,10 +469,11 @@ fn play<G: boyi_engines::GamePlayers>(
     let stop = StopFlag::new();
     loop {
         if let Some(outcome) = game.current().outcome() {
-            return Ok((outcome.winner, game, outcome.reason.to_string()));
+            return Ok((outcome.into(), game));
         }
-        if cfg.max_plies.is_some_and(|m| game.moves().len() >= m) {
-            return Ok((None, game, "move limit".to_string()));
+        if let Some(m) = cfg.max_plies.filter(|&m| game.moves().len() >= m) {
+            let draw = Result_::draw(Reason::Adjudication).with_detail(format!("move limit {m}"));
+            return Ok((draw, game));
         }
         let side = game.current().side_to_move();
         if let (Some(c), Some(m)) = (&mut clock, cfg.tc.and_then(|tc| tc.moves)) {
@@ -453,20 +490,23 @@ fn play<G: boyi_engines::GamePlayers>(
             time: spent,
             moves: 1,
         });
-        let loss = |reason: String| Ok((Some(side.opponent()), game.clone(), reason));
+        let loss = |reason: Reason, detail: String| {
+            let result = Result_::win(side.opponent(), reason).with_detail(detail);
+            Ok((result, game.clone()))
+        };
         let mv = match result {
             Ok(mv) => mv,
             Err(e @ PlayerError::Unsupported(_)) => return Err((side, e)),
-            Err(PlayerError::Illegal(m)) => return loss(format!("illegal move {m}")),
-            Err(PlayerError::Timeout(_)) => return loss("loss on time (no answer)".into()),
-            Err(PlayerError::Crashed(_)) => return loss("crash".into()),
-            Err(PlayerError::Resigned) => return loss("resignation".into()),
-            Err(e) => return loss(format!("{e}")),
+            Err(PlayerError::Illegal(m)) => return loss(Reason::IllegalMove, m),
+            Err(PlayerError::Timeout(_)) => return loss(Reason::Time, "no answer".into()),
+            Err(PlayerError::Crashed(e)) => return loss(Reason::Crash, e),
+            Err(PlayerError::Resigned) => return loss(Reason::Resignation, String::new()),
+            Err(e) => return loss(Reason::Forfeit, e.to_string()),
         };
         if let (Some(c), Some(tc)) = (&mut clock, cfg.tc) {
             let left = &mut c.time_left[side.index()];
             if spent > *left + cfg.time_margin {
-                return loss("loss on time".into());
+                return loss(Reason::Time, String::new());
             }
             *left = left.saturating_sub(spent) + tc.increment;
             moves_made[side.index()] += 1;
@@ -479,9 +519,9 @@ fn play<G: boyi_engines::GamePlayers>(
             }
         }
         if !game.current().is_legal(&mv) {
-            let text = format!("{mv:?}");
-            return loss(format!("illegal move {text}"));
+            return loss(Reason::IllegalMove, format!("{mv:?}"));
         }
         game.push(mv);
+        times.push(spent.as_millis() as u64);
     }
 }

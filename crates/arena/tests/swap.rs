@@ -2,7 +2,7 @@
 //! stones, the record holds them as the opening, and a player without swap openings stops the
 //! match.
 
-use boyi_arena::{MatchConfig, OpeningRule, PlayerSpec, Record, run_match};
+use boyi_arena::{MatchConfig, OpeningRule, PlayerSpec, opening_plies, run_match};
 use boyi_core::{Game, Side};
 use boyi_engines::{GameHistory, Limits};
 use boyi_games::gomoku::{Gomoku, Variant};
@@ -36,14 +36,16 @@ fn config(a: &str, b: &str, games: usize, rule: OpeningRule) -> MatchConfig<Gomo
 fn a_swap2_game_is_played_and_recorded() {
     let g = play_one(OpeningRule::Swap2);
     // Three stones, then the fourth, or two more and perhaps the sixth.
-    assert!((3..=6).contains(&g.record.opening), "{}", g.record.opening);
+    let n = opening_plies(&g.record);
+    assert!((3..=6).contains(&n), "{n}");
 }
 
 #[test]
 fn a_swap1_game_is_played_and_recorded() {
     let g = play_one(OpeningRule::Swap1);
     // Three stones, then the fourth when the chooser stays white.
-    assert!((3..=4).contains(&g.record.opening), "{}", g.record.opening);
+    let n = opening_plies(&g.record);
+    assert!((3..=4).contains(&n), "{n}");
 }
 
 /// One game between two strong players under `rule`, checked for names and a replayable
@@ -54,18 +56,13 @@ fn play_one(rule: OpeningRule) -> boyi_arena::GameResult {
     let (wdl, _) = run_match(&cfg, |g, _| games.push(g.clone())).unwrap();
     assert_eq!(wdl.games(), 1);
     let g = &games[0];
-    assert!(g.record.moves.len() > g.record.opening);
-    let a_name = &g.record.players[g.a_side.index()];
-    assert_eq!(a_name, "boyi:strong?hash=4");
-    let b_name = &g.record.players[(!g.a_side).index()];
-    assert_eq!(b_name, "boyi:strong?hash=4,vct=0");
-    let replayed = Record::parse::<Gomoku>(&g.record.to_text::<Gomoku>())
-        .unwrap()
-        .replay::<Gomoku>()
-        .unwrap();
+    assert!(g.record.moves.len() > opening_plies(&g.record));
+    assert_eq!(g.record.name(g.a_side), "boyi:strong?hash=4");
+    assert_eq!(g.record.name(!g.a_side), "boyi:strong?hash=4,vct=0");
+    let replayed = boyi_records::replay::<Gomoku>(&g.record).unwrap();
     assert_eq!(
-        replayed.current().outcome().map(|o| o.winner),
-        Some(g.record.winner)
+        replayed.end.outcome().map(|o| o.winner),
+        g.record.result.as_ref().map(|r| r.winner())
     );
     assert!(matches!(g.a_side, Side::Black | Side::White));
     g.clone()

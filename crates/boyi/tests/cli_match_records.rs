@@ -99,9 +99,15 @@ fn match_with_a_book_plays_its_line_and_stores_every_game() {
     // The book folds symmetries: after h8 its line may come back in any orientation.
     let heads: Vec<String> = (1..=2)
         .map(|n| {
-            let rec = std::fs::read_to_string(dir.join(format!("games/game-000{n}.txt"))).unwrap();
-            let moves = rec.lines().find_map(|l| l.strip_prefix("moves ")).unwrap();
-            moves.split(',').take(4).collect::<Vec<_>>().join(",")
+            let rec = std::fs::read_to_string(dir.join(format!("games/game-000{n}.boyi"))).unwrap();
+            (1..=4)
+                .map(|ply| {
+                    let head = format!("{ply}. ");
+                    let line = rec.lines().find_map(|l| l.strip_prefix(head.as_str()));
+                    line.unwrap().split_whitespace().next().unwrap().to_string()
+                })
+                .collect::<Vec<_>>()
+                .join(",")
         })
         .collect();
     assert!(heads[0].starts_with("h8,"), "{heads:?}");
@@ -148,10 +154,8 @@ fn match_with_a_book_plays_its_line_and_stores_every_game() {
         ],
     );
     assert!(out.contains("game 1:"), "{out}");
-    let rec = std::fs::read_to_string(dir.join("a/game-0001.txt")).unwrap();
-    let moves = rec.lines().find_map(|l| l.strip_prefix("moves ")).unwrap();
-    let moves: Vec<&str> = moves.split(',').collect();
-    assert_eq!(moves[0], "h8", "{rec}");
+    let rec = std::fs::read_to_string(dir.join("a/game-0001.boyi")).unwrap();
+    assert!(rec.contains("\n1. h8\n"), "{rec}");
     assert!(
         !dir.join("boyi.sqlite").exists(),
         "--no-record stores nothing"

@@ -2,7 +2,8 @@
 //! Boyi player over each protocol, the match runner drives it as an external engine against
 //! a built-in player, and every record must replay legally to the recorded result.
 
-use boyi_arena::{MatchConfig, PlayerSpec, Record, openings, run_match};
+use boyi_arena::{MatchConfig, PlayerSpec, openings, run_match};
+use boyi_records::{Format, ReadOptions, read, replay, write};
 use boyi_core::Game;
 use boyi_engines::{GameHistory, Limits};
 use boyi_games::connect6::Connect6;
@@ -60,17 +61,20 @@ fn driven_match<G: boyi_engines::GamePlayers>(
     let (wdl, _) = run_match(&cfg, |g, _| records.push(g.record.clone())).unwrap();
     assert_eq!(wdl.games() as usize, games);
     for rec in records {
-        let text = rec.to_text::<G>();
-        let back = Record::parse::<G>(&text).unwrap();
-        let game = back
-            .replay::<G>()
-            .unwrap_or_else(|e| panic!("{protocol}: {e}\n{text}"));
+        let bytes = write(std::slice::from_ref(&rec), Format::Boyi).unwrap();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let back = read(&bytes, Format::Boyi, &ReadOptions::default())
+            .unwrap_or_else(|e| panic!("{protocol}: {e}\n{text}"))
+            .remove(0)
+            .record;
+        let game = replay::<G>(&back).unwrap();
         let outcome = game
-            .current()
+            .end
             .outcome()
             .unwrap_or_else(|| panic!("{protocol}: adjudicated game\n{text}"));
-        assert_eq!(outcome.winner, rec.winner, "{text}");
-        assert_eq!(outcome.reason, rec.reason, "{text}");
+        let result = rec.result.as_ref().unwrap();
+        assert_eq!(outcome.winner, result.winner(), "{text}");
+        assert_eq!(outcome.reason, result.reason(), "{text}");
     }
 }
 
@@ -164,11 +168,11 @@ fn fairy_stockfish_plays_xiangqi() {
     let mut records = Vec::new();
     run_match(&cfg, |g, _| records.push(g.record.clone())).unwrap();
     for rec in records {
-        let game = rec.replay::<Xiangqi>().unwrap();
+        let game = replay::<Xiangqi>(&rec).unwrap();
+        let reason = rec.result.as_ref().unwrap().reason();
         assert!(
-            game.current().outcome().is_some() || rec.reason == "move limit",
-            "{}",
-            rec.to_text::<Xiangqi>()
+            game.end.outcome().is_some() || reason == boyi_core::Reason::Adjudication,
+            "{rec:?}"
         );
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! - [`Game`]: a position with its history — legal moves, play and undo, outcome, Zobrist
 //!   hash, canonical text of positions and moves.
-//! - [`Side`], [`Outcome`]: who moves and how a game ended.
+//! - [`Side`], [`Outcome`], [`Reason`]: who moves, how a game ended and why.
+//! - [`Score`]: a search evaluation, as engines give it and records keep it.
 //! - [`Point`]: an intersection of a square grid, with the text and protocol coordinates
 //!   the grid games share.
 //! - [`zobrist`], [`rng`]: deterministic keys and randomness without dependencies.
@@ -16,6 +17,7 @@ pub mod game;
 pub mod perft;
 pub mod point;
 pub mod rng;
+pub mod score;
 pub mod side;
 pub mod testing;
 pub mod zobrist;
@@ -23,4 +25,5 @@ pub mod zobrist;
 pub use error::TextError;
 pub use game::{Game, NoVariant, RenderOptions};
 pub use point::Point;
-pub use side::{Outcome, Side};
+pub use score::Score;
+pub use side::{Outcome, Reason, Side};

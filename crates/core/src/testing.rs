@@ -5,7 +5,7 @@
 //! names a position to reproduce.
 
 use crate::rng::SplitMix64;
-use crate::{Game, Outcome};
+use crate::{Game, Outcome, Reason};
 use std::collections::HashSet;
 
 /// What a run saw, for tests that want to check their games reached interesting places.
@@ -14,7 +14,7 @@ pub struct RandomGameStats {
     pub games: usize,
     pub plies: usize,
     /// Finished games by outcome reason.
-    pub reasons: Vec<(&'static str, usize)>,
+    pub reasons: Vec<(Reason, usize)>,
     /// Games stopped by `max_plies` before they ended.
     pub unfinished: usize,
 }
@@ -30,7 +30,7 @@ impl RandomGameStats {
         }
     }
 
-    pub fn finished_by(&self, reason: &str) -> usize {
+    pub fn finished_by(&self, reason: Reason) -> usize {
         self.reasons
             .iter()
             .filter(|(r, _)| *r == reason)

@@ -3,7 +3,6 @@
 //! its history and the limits of this turn, which move? — and may report its thinking.
 
 use boyi_core::{Game, Side, TextError};
-use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -167,22 +166,7 @@ fn earliest<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
     }
 }
 
-/// A search evaluation: in the game's units from the mover's view, or a forced win/loss.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Score {
-    Units(i32),
-    /// Mate in this many moves of the mover (negative: the mover is mated).
-    Mate(i32),
-}
-
-impl fmt::Display for Score {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Score::Units(v) => write!(f, "{v}"),
-            Score::Mate(n) => write!(f, "mate {n}"),
-        }
-    }
-}
+pub use boyi_core::Score;
 
 /// One line of thinking output.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -3,7 +3,7 @@
 //! grid-game form of positions.md (`3/1x1/3 w`), moves are points (`b2`), black moves first.
 
 use boyi_core::zobrist::keys;
-use boyi_core::{Game, NoVariant, Outcome, Point, RenderOptions, Side, TextError};
+use boyi_core::{Game, NoVariant, Outcome, Point, Reason, RenderOptions, Side, TextError};
 
 const N: usize = 3;
 const KEYS: [u64; 2 * N * N + 1] = keys(0x7777);
@@ -179,12 +179,12 @@ impl Game for TicTacToe {
 
     fn outcome(&self) -> Option<Outcome> {
         if let Some(s) = self.line_winner() {
-            return Some(Outcome::win(s, "three in a row"));
+            return Some(Outcome::win(s, Reason::Three));
         }
         self.cells
             .iter()
             .all(Option::is_some)
-            .then(|| Outcome::draw("board full"))
+            .then(|| Outcome::draw(Reason::FullBoard))
     }
 
     fn hash(&self) -> u64 {
@@ -237,7 +237,7 @@ mod tests {
         let start = TicTacToe::start(&NoVariant, None).unwrap();
         let stats = check_random_games(&start, 200, 20, 1, uniform);
         assert_eq!(stats.unfinished, 0);
-        assert!(stats.finished_by("board full") > 0);
+        assert!(stats.finished_by(Reason::FullBoard) > 0);
         // Games lasting all nine plies: 81,792 won on the last move plus 46,080 draws.
         assert_eq!(start.clone().perft(9), 127_872);
     }

@@ -6,7 +6,7 @@
 //! when a turn needs two.
 
 use crate::grid::{self, Board, EMPTY};
-use boyi_core::{Game, Outcome, Point, RenderOptions, Side, TextError};
+use boyi_core::{Game, Outcome, Point, Reason, RenderOptions, Side, TextError};
 use std::fmt;
 use std::str::FromStr;
 
@@ -142,13 +142,13 @@ impl Connect6 {
 
     fn full_board_outcome(&self) -> Outcome {
         match self.variant {
-            Variant::Icga => Outcome::draw("board full"),
+            Variant::Icga => Outcome::draw(Reason::FullBoard),
             Variant::Fives => {
                 let (b, w) = (self.fives(Side::Black), self.fives(Side::White));
                 if b > w {
-                    Outcome::win(Side::Black, "board full, more fives")
+                    Outcome::win(Side::Black, Reason::FullBoard)
                 } else {
-                    Outcome::win(Side::White, "board full, fives not more than white's")
+                    Outcome::win(Side::White, Reason::FullBoard)
                 }
             }
         }
@@ -156,7 +156,7 @@ impl Connect6 {
 
     fn outcome_after(&self, mv: &Move, side: Side) -> Option<Outcome> {
         if mv.stones().any(|p| self.makes_six(p, side)) {
-            Some(Outcome::win(side, "six in a row"))
+            Some(Outcome::win(side, Reason::Six))
         } else if self.board.is_full() {
             Some(self.full_board_outcome())
         } else {
@@ -178,7 +178,7 @@ impl Connect6 {
             }
         }
         Ok(match winner {
-            Some(side) => Some(Outcome::win(side, "six in a row")),
+            Some(side) => Some(Outcome::win(side, Reason::Six)),
             None if self.board.is_full() => Some(self.full_board_outcome()),
             None => None,
         })

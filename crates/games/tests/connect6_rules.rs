@@ -88,7 +88,7 @@ fn six_made_by_two_stones_and_overlines_win() {
         Side::Black,
     );
     play(&mut g, "g5 h5");
-    assert_eq!(g.outcome().unwrap().reason, "six in a row");
+    assert_eq!(g.outcome().unwrap().reason, boyi_core::Reason::Six);
     // Seven in a row wins too (for white here).
     let mut g = pos(
         Variant::Icga,

@@ -238,7 +238,7 @@ fn full_board_is_a_draw() {
     let mut g = Gomoku::from_text(&Variant::Freestyle, &format!("{rows} b")).unwrap();
     assert_eq!(g.legal_moves().len(), 2);
     play(&mut g, "e1");
-    assert_eq!(g.outcome().unwrap().reason, "board full");
+    assert_eq!(g.outcome().unwrap().reason, boyi_core::Reason::FullBoard);
     assert_eq!(g.outcome().unwrap().winner, None);
 }
 

@@ -24,7 +24,7 @@ fn gomoku_games(variant: gomoku::Variant) {
         let stats = check_random_games(&start, n, usize::MAX, size as u64 * 7919, rarely_pass);
         assert_eq!(stats.unfinished, 0);
         assert!(
-            stats.finished_by("five in a row") > 0,
+            stats.finished_by(boyi_core::Reason::Five) > 0,
             "{variant} {size}: {stats:?}"
         );
         games += stats.games;
@@ -56,15 +56,10 @@ fn connect6_games(variant: connect6::Variant) {
         games += stats.games;
         if size <= 8 {
             assert!(
-                stats.finished_by("six in a row") > 0,
+                stats.finished_by(boyi_core::Reason::Six) > 0,
                 "{variant} {size}: {stats:?}"
             );
-            let full: usize = stats
-                .reasons
-                .iter()
-                .filter(|(r, _)| r.starts_with("board full"))
-                .map(|(_, n)| n)
-                .sum();
+            let full = stats.finished_by(boyi_core::Reason::FullBoard);
             assert!(full > 0, "{variant} {size}: {stats:?}");
         }
     }

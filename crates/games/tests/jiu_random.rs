@@ -42,7 +42,7 @@ fn check(stats: &RandomGameStats, flying: usize, games: usize) {
     assert_eq!(stats.unfinished, 0, "{stats:?}");
     // Games end by the loss of pieces, and reach the flying endgame on the way.
     assert!(
-        stats.finished_by("fewer than 4 pieces") > games / 2,
+        stats.finished_by(boyi_core::Reason::TooFewPieces) > games / 2,
         "{stats:?}"
     );
     assert!(

@@ -189,7 +189,7 @@ fn identities(pos: &Jiu) -> BTreeSet<Identity> {
 }
 
 fn compare(pos: &Jiu) {
-    if pos.outcome().is_some_and(|o| o.reason != "no legal move") {
+    if pos.outcome().is_some_and(|o| o.reason != boyi_core::Reason::NoLegalMove) {
         return;
     }
     let want = reference(pos);

@@ -408,7 +408,7 @@ fn dropping_below_four_pieces_loses() {
     assert_eq!(pos.pieces(Side::White), 3);
     let outcome = pos.outcome().unwrap();
     assert_eq!(outcome.winner, Some(Side::Black));
-    assert_eq!(outcome.reason, "fewer than 4 pieces");
+    assert_eq!(outcome.reason, boyi_core::Reason::TooFewPieces);
     assert!(pos.legal_moves().is_empty());
     // Checked first: even with white to move and moves available, three pieces lose.
     let pos = battle("d2 a1 a3 a5", "n14 n12 n10", 'w');
@@ -430,7 +430,7 @@ fn no_legal_move_loses() {
     assert!(pos.legal_moves().is_empty());
     let outcome = pos.outcome().unwrap();
     assert_eq!(outcome.winner, Some(Side::White));
-    assert_eq!(outcome.reason, "no legal move");
+    assert_eq!(outcome.reason, boyi_core::Reason::NoLegalMove);
     let pos = battle("a1:n2", "a3:n4", 'w');
     assert!(pos.outcome().is_none());
     assert_eq!(pos.legal_moves().len(), 14);
@@ -446,7 +446,7 @@ fn hundred_plies_without_capture_draw() {
     assert_eq!(pos.moves_without_capture(), 100);
     let outcome = pos.outcome().unwrap();
     assert_eq!(outcome.winner, None);
-    assert_eq!(outcome.reason, "100 moves without capture");
+    assert_eq!(outcome.reason, boyi_core::Reason::MoveCountRule);
     assert!(pos.legal_moves().is_empty());
     // A capture on the 100th ply resets the count instead.
     let mut pos = battle_quiet(black, white, 'b', 99);
@@ -473,7 +473,7 @@ fn third_repetition_draws() {
     play(&mut pos, "a13-a14");
     let outcome = pos.outcome().unwrap();
     assert_eq!(outcome.winner, None);
-    assert_eq!(outcome.reason, "threefold repetition");
+    assert_eq!(outcome.reason, boyi_core::Reason::Repetition);
     assert!(pos.legal_moves().is_empty());
     assert!(pos.undo());
     assert!(pos.outcome().is_none());

@@ -22,7 +22,7 @@ fn play(g: &mut Xiangqi, list: &str) {
 fn random_games_are_consistent() {
     let stats = check_random_games(&start(), 1000, 300, 7, uniform);
     assert_eq!(stats.games, 1000);
-    assert!(stats.finished_by("checkmate") > 0, "{stats:?}");
+    assert!(stats.finished_by(boyi_core::Reason::Checkmate) > 0, "{stats:?}");
 }
 
 /// Every legal move of the positions of random games round-trips through WXF and Chinese.
@@ -206,7 +206,7 @@ fn plain_threefold_repetition_draws() {
     assert!(g.outcome().is_none());
     play(&mut g, "g7h9");
     let o = g.outcome().unwrap();
-    assert_eq!((o.winner, o.reason), (None, "threefold repetition"));
+    assert_eq!((o.winner, o.reason), (None, boyi_core::Reason::Repetition));
     assert!(g.legal_moves().is_empty());
     assert!(g.undo());
     assert!(g.outcome().is_none() && !g.legal_moves().is_empty());
@@ -220,7 +220,7 @@ fn perpetual_check_loses() {
     assert!(g.outcome().is_none());
     play(&mut g, "i8i9");
     let o = g.outcome().unwrap();
-    assert_eq!((o.winner, o.reason), (Some(Side::Black), "perpetual check"));
+    assert_eq!((o.winner, o.reason), (Some(Side::Black), boyi_core::Reason::PerpetualCheck));
     assert!(g.legal_moves().is_empty());
 }
 
@@ -263,7 +263,7 @@ fn sixty_move_rule() {
     assert!(g.outcome().is_none());
     play(&mut g, "e9e8");
     let o = g.outcome().unwrap();
-    assert_eq!((o.winner, o.reason), (None, "60-move rule"));
+    assert_eq!((o.winner, o.reason), (None, boyi_core::Reason::MoveCountRule));
     assert!(g.legal_moves().is_empty());
     assert_eq!(g.perft(2), 0);
     let over = pos("4k4/9/9/9/9/9/9/9/9/3K4R w - - 120 60");

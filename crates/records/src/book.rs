@@ -155,7 +155,7 @@ impl Book {
                 &pos,
                 &text,
                 mover,
-                c.record.result.as_ref().map(|r| r.winner),
+                c.record.result.as_ref().map(|r| r.winner()),
             )?;
             pos.play(mv);
         }

@@ -1,23 +1,35 @@
 //! Boyi's own record text (`.boyi`), for every game and the documented record format of Jiu.
+//! It keeps everything the record model holds.
 //!
 //! ```text
 //! [Game "jiu"]
 //! [Black "alice"]
-//! [White "bob"]
+//! [White "boyi:strong"]
+//! [WhiteSpec "boyi:strong"]
 //! [Result "black"]
-//! [Reason "fewer than 4 pieces"]
+//! [Reason "too-few-pieces"]
+//! [Date "2024-05-01"]
 //!
 //! 1. g7
-//! 2. h8 {1.250} ; a comment
+//! 2. h8 {1.250} {eval 35 depth 12} ; a comment
 //! ```
 //! Tag lines `[Name "value"]` (value escapes `\"`, `\\`, `\n`), then one move per line:
 //! ply number and dot, the move's canonical text, an optional thinking time in seconds in
-//! braces, an optional comment after `;`. Known tags: Game (first, required), Variant, Size,
-//! Start, Black, White, Result (`black`, `white`, `draw`, `*`), Reason, Date, Event, Site;
+//! braces, the mover's clock after it `{clock 83.500}`, an optional evaluation
+//! `{eval SCORE [depth N]}` (SCORE as `35` or `mate 3`, the
+//! mover's view), an optional comment after `;` (escapes `\\`, `\n`). Known tags: Game
+//! (first, required), Variant, Size, Start, Black, White, BlackSpec, WhiteSpec, Result
+//! (`black`, `white`, `draw`, `*`), Reason (a reason's code or words), ReasonText (what the
+//! reason does not say), Date (`2024-05-01`, partial `2024-05`, `2024`), Event, Round, Site;
 //! any other tag is kept. A file may hold several games, each from its `[Game` line.
+//!
+//! The records the server offered for download before this format was used there
+//! (`[Result "black (red resigned)"]`, the moves on one line separated by commas) are read
+//! too.
 
-use crate::record::{GameRecord, GameResult, RecordedMove};
-use boyi_core::{TextError, text_err};
+use crate::date::Date;
+use crate::record::{GameRecord, GameResult, RecordedMove, parse_winner};
+use boyi_core::{Reason, Score, Side, TextError, text_err};
 use boyi_games::GameKind;
 use std::fmt::Write;
 
@@ -48,6 +60,12 @@ pub fn read(text: &str) -> Result<Vec<GameRecord>, TextError> {
             let rec = games
                 .last_mut()
                 .ok_or_else(|| at(text_err!("a record begins with its [Game \"...\"] tag")))?;
+            if !line.contains('.') && line.contains(',') {
+                // The server's old download: every move on one line.
+                rec.moves
+                    .extend(line.split(',').map(|m| RecordedMove::new(m.trim())));
+                continue;
+            }
             let mv = parse_move_line(line, rec.moves.len() + 1).map_err(at)?;
             rec.moves.push(mv);
         }
@@ -84,6 +102,7 @@ fn unescape(s: &str) -> Result<String, TextError> {
         match c {
             '\\' => match chars.next() {
                 Some('n') => out.push('\n'),
+                Some('r') => out.push('\r'),
                 Some(c @ ('"' | '\\')) => out.push(c),
                 other => return Err(text_err!("bad escape \\{}", other.unwrap_or(' '))),
             },
@@ -98,6 +117,7 @@ fn escape(s: &str) -> String {
     s.replace('\\', "\\\\")
         .replace('"', "\\\"")
         .replace('\n', "\\n")
+        .replace('\r', "\\r")
 }
 
 fn set_tag(rec: &mut GameRecord, name: &str, value: String) -> Result<(), TextError> {
@@ -111,33 +131,42 @@ fn set_tag(rec: &mut GameRecord, name: &str, value: String) -> Result<(), TextEr
             )
         }
         "Start" => rec.start = Some(value),
-        "Black" => rec.black = value,
-        "White" => rec.white = value,
+        "Black" => rec.set_name(Side::Black, value),
+        "White" => rec.set_name(Side::White, value),
+        "BlackSpec" => rec.player_mut(Side::Black).spec = Some(value),
+        "WhiteSpec" => rec.player_mut(Side::White).spec = Some(value),
         "Result" => {
-            let reason = rec
-                .result
-                .take()
-                .map(|r| r.reason)
-                .or_else(|| rec.tags.remove("Reason"))
-                .unwrap_or_default();
-            rec.result = match value.as_str() {
-                "*" => None,
-                w => Some(GameResult {
-                    reason,
-                    ..GameResult::from_word(w)
-                        .ok_or_else(|| text_err!("Result {w:?} must be black, white, draw or *"))?
-                }),
+            let (word, old_reason) = match value.split_once(" (") {
+                Some((w, r)) => (w, r.strip_suffix(')').map(str::to_string)),
+                None => (value.as_str(), None),
             };
+            rec.result = match word {
+                "*" | "unfinished" => None,
+                w => {
+                    let winner = parse_winner(w).map_err(|_| {
+                        text_err!("Result {value:?} must be black, white, draw or *")
+                    })?;
+                    let mut r = GameResult::new(winner, Reason::Unknown);
+                    if let Some(text) = old_reason {
+                        r = GameResult::parse_text(winner, &text);
+                    }
+                    Some(r)
+                }
+            };
+            apply_pending_reason(rec)?;
         }
-        "Reason" => match &mut rec.result {
-            Some(r) => r.reason = value,
-            None => {
-                rec.tags.insert("Reason".into(), value);
-            }
-        },
-        "Date" => rec.date = value,
+        "Reason" | "ReasonText" => {
+            rec.tags.insert(name.to_string(), value);
+            apply_pending_reason(rec)?;
+        }
+        "Date" => rec.date = Some(Date::parse(&value)?),
         "Event" => rec.event = value,
+        "Round" => rec.round = value,
         "Site" => rec.site = value,
+        // The old download's table id.
+        "Table" => {
+            rec.tags.insert("Table".into(), value);
+        }
         other => {
             rec.tags.insert(other.to_string(), value);
         }
@@ -145,9 +174,30 @@ fn set_tag(rec: &mut GameRecord, name: &str, value: String) -> Result<(), TextEr
     Ok(())
 }
 
+/// Moves the Reason and ReasonText tags into the result once there is one.
+fn apply_pending_reason(rec: &mut GameRecord) -> Result<(), TextError> {
+    let Some(result) = &mut rec.result else {
+        return Ok(());
+    };
+    if let Some(reason) = rec.tags.remove("Reason") {
+        match Reason::parse(&reason) {
+            Some(r) => result.outcome.reason = r,
+            None => {
+                let words = GameResult::parse_text(result.winner(), &reason);
+                result.outcome.reason = words.reason();
+                result.detail = words.detail;
+            }
+        }
+    }
+    if let Some(text) = rec.tags.remove("ReasonText") {
+        result.detail = text;
+    }
+    Ok(())
+}
+
 fn parse_move_line(line: &str, ply: usize) -> Result<RecordedMove, TextError> {
     let (main, comment) = match line.split_once(';') {
-        Some((m, c)) => (m, Some(c.trim().to_string())),
+        Some((m, c)) => (m, Some(unescape_comment(c.trim())?)),
         None => (line, None),
     };
     let (number, rest) = main
@@ -156,25 +206,78 @@ fn parse_move_line(line: &str, ply: usize) -> Result<RecordedMove, TextError> {
     if number.trim().parse::<usize>().ok() != Some(ply) {
         return Err(text_err!("move line {line:?}: expected ply {ply}"));
     }
-    let (text, time_ms) = match rest.split_once('{') {
-        Some((t, time)) => {
-            let secs = time
-                .trim()
-                .strip_suffix('}')
-                .ok_or_else(|| text_err!("time in {line:?} must end with }}"))?;
-            (t, Some(parse_seconds(secs.trim())?))
-        }
-        None => (rest, None),
-    };
+    let (text, mut notes) = rest.split_once('{').unwrap_or((rest, ""));
     let text = text.trim();
     if text.is_empty() {
         return Err(text_err!("move line {line:?} has no move"));
     }
-    Ok(RecordedMove {
-        text: text.to_string(),
-        time_ms,
-        comment: comment.filter(|c| !c.is_empty()),
-    })
+    let mut mv = RecordedMove::new(text);
+    while !notes.trim().is_empty() {
+        let (note, after) = notes
+            .split_once('}')
+            .ok_or_else(|| text_err!("{{ in {line:?} must end with }}"))?;
+        let note = note.trim();
+        if let Some(c) = note.strip_prefix("clock") {
+            mv.clock_ms = Some(parse_seconds(c.trim())?);
+        } else if let Some(d) = note.strip_prefix("depth") {
+            mv.depth = Some(
+                d.trim()
+                    .parse()
+                    .map_err(|_| text_err!("{line:?}: depth {d:?} is not a number"))?,
+            );
+        } else if let Some(eval) = note.strip_prefix("eval") {
+            let (score, depth) = match eval.split_once("depth") {
+                Some((s, d)) => (s, Some(d)),
+                None => (eval, None),
+            };
+            mv.eval = Some(score.parse::<Score>().map_err(|e| e.context(line))?);
+            mv.depth = depth
+                .map(|d| {
+                    d.trim()
+                        .parse::<u32>()
+                        .map_err(|_| text_err!("{line:?}: depth {d:?} is not a number"))
+                })
+                .transpose()?;
+        } else {
+            mv.time_ms = Some(parse_seconds(note)?);
+        }
+        notes = after.trim_start();
+        if !notes.is_empty() {
+            notes = notes
+                .strip_prefix('{')
+                .ok_or_else(|| text_err!("{line:?}: {notes:?} after the move's notes"))?;
+        }
+    }
+    mv.comment = comment.filter(|c| !c.is_empty());
+    Ok(mv)
+}
+
+fn escape_comment(s: &str) -> String {
+    s.replace('\\', "\\\\")
+        .replace('\n', "\\n")
+        .replace('\r', "\\r")
+}
+
+fn unescape_comment(s: &str) -> Result<String, TextError> {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('r') => out.push('\r'),
+                Some('\\') => out.push('\\'),
+                // Comments written before escapes existed keep their backslashes.
+                Some(c) => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                None => out.push('\\'),
+            },
+            c => out.push(c),
+        }
+    }
+    Ok(out)
 }
 
 /// Seconds with up to three decimals (`1.25`) as milliseconds.
@@ -227,11 +330,22 @@ fn write_one(out: &mut String, rec: &GameRecord) {
     if let Some(s) = &rec.start {
         tag("Start", s);
     }
+    for side in Side::BOTH {
+        let p = rec.player(side);
+        let name = if side == Side::Black { "Black" } else { "White" };
+        if !p.name.is_empty() {
+            tag(name, &p.name);
+        }
+        if let Some(spec) = &p.spec {
+            tag(&format!("{name}Spec"), spec);
+        }
+    }
+    if let Some(d) = &rec.date {
+        tag("Date", &d.to_string());
+    }
     for (name, value) in [
-        ("Black", &rec.black),
-        ("White", &rec.white),
-        ("Date", &rec.date),
         ("Event", &rec.event),
+        ("Round", &rec.round),
         ("Site", &rec.site),
     ] {
         if !value.is_empty() {
@@ -240,9 +354,12 @@ fn write_one(out: &mut String, rec: &GameRecord) {
     }
     match &rec.result {
         Some(r) => {
-            tag("Result", r.word());
-            if !r.reason.is_empty() {
-                tag("Reason", &r.reason);
+            tag("Result", r.winner_word());
+            if r.reason() != Reason::Unknown {
+                tag("Reason", r.reason().code());
+            }
+            if !r.detail.is_empty() {
+                tag("ReasonText", &r.detail);
             }
         }
         None => tag("Result", "*"),
@@ -256,8 +373,20 @@ fn write_one(out: &mut String, rec: &GameRecord) {
         if let Some(ms) = m.time_ms {
             let _ = write!(out, " {{{}}}", format_seconds(ms));
         }
+        if let Some(ms) = m.clock_ms {
+            let _ = write!(out, " {{clock {}}}", format_seconds(ms));
+        }
+        if let Some(e) = m.eval {
+            let _ = write!(out, " {{eval {e}");
+            if let Some(d) = m.depth {
+                let _ = write!(out, " depth {d}");
+            }
+            out.push('}');
+        } else if let Some(d) = m.depth {
+            let _ = write!(out, " {{depth {d}}}");
+        }
         if let Some(c) = &m.comment {
-            let _ = write!(out, " ; {}", c.replace(['\n', '\r'], " "));
+            let _ = write!(out, " ; {}", escape_comment(c));
         }
         out.push('\n');
     }

@@ -9,9 +9,10 @@
 //! a turn's two stones are two entries of one colour. A mark suffix (`MARK[1]`) is ignored.
 //! A file may hold several records one after another.
 
+use crate::date::Date;
 use crate::record::{GameRecord, GameResult, RecordedMove};
 use crate::sgf::group_turns;
-use boyi_core::{Point, Side, TextError, text_err};
+use boyi_core::{Point, Reason, Side, TextError, text_err};
 use boyi_games::GameKind;
 use std::fmt::Write;
 
@@ -47,21 +48,15 @@ fn read_one(body: &str) -> Result<GameRecord, TextError> {
         ));
     }
     let mut rec = GameRecord::new(GameKind::Connect6);
-    rec.black = strip_mark(&fields[1], " B");
-    rec.white = strip_mark(&fields[2], " W");
+    rec.set_name(Side::Black, strip_mark(&fields[1], " B"));
+    rec.set_name(Side::White, strip_mark(&fields[2], " W"));
     rec.result = match fields[3].trim() {
-        "先手胜" => Some(GameResult::win(Side::Black, "")),
-        "后手胜" => Some(GameResult::win(Side::White, "")),
-        "平局" | "和棋" => Some(GameResult::draw("")),
+        "先手胜" => Some(GameResult::win(Side::Black, Reason::Unknown)),
+        "后手胜" => Some(GameResult::win(Side::White, Reason::Unknown)),
+        "平局" | "和棋" => Some(GameResult::draw(Reason::Unknown)),
         _ => None,
     };
-    match fields[4].trim().rsplit_once(' ') {
-        Some((date, place)) => {
-            rec.date = date.trim().to_string();
-            rec.site = place.to_string();
-        }
-        None => rec.date = fields[4].trim().to_string(),
-    }
+    read_when(&mut rec, &fields[4]);
     rec.event = fields[5].trim().to_string();
     let mut stones = Vec::new();
     for (i, e) in entries.map(str::trim).filter(|e| !e.is_empty()).enumerate() {
@@ -70,6 +65,37 @@ fn read_one(body: &str) -> Result<GameRecord, TextError> {
     }
     rec.moves = group_turns(GameKind::Connect6, stones)?;
     Ok(rec)
+}
+
+/// `2018.08.04 14:00 place`: the date (else the tag `DateText`), an optional time of day
+/// (the tag `Time`) and the place, each part optional.
+fn read_when(rec: &mut GameRecord, field: &str) {
+    let mut rest = field.trim();
+    let next = |rest: &mut &str| -> String {
+        let (head, tail) = rest.split_once(' ').unwrap_or((rest, ""));
+        let head = head.to_string();
+        *rest = tail.trim_start();
+        head
+    };
+    if rest.is_empty() {
+        return;
+    }
+    let first = rest.split(' ').next().unwrap_or("");
+    if first.starts_with(|c: char| c.is_ascii_digit() || c == '?') {
+        let date = next(&mut rest);
+        match Date::parse(&date) {
+            Ok(d) => rec.date = Some(d),
+            Err(_) => {
+                rec.tags.insert("DateText".into(), date);
+            }
+        }
+        let time = rest.split(' ').next().unwrap_or("");
+        if time.len() == 5 && time.as_bytes()[2] == b':' {
+            let time = next(&mut rest);
+            rec.tags.insert("Time".into(), time);
+        }
+    }
+    rec.site = rest.to_string();
 }
 
 fn header_fields(header: &str) -> Result<Vec<String>, TextError> {
@@ -139,13 +165,15 @@ fn write_one(out: &mut String, rec: &GameRecord) -> Result<(), TextError> {
             "the championship text holds games from the empty 19x19 board"
         ));
     }
-    let result = match rec.result.as_ref().map(|r| r.winner) {
+    let result = match rec.result.as_ref().map(GameResult::winner) {
         Some(Some(Side::Black)) => "先手胜",
         Some(Some(Side::White)) => "后手胜",
         Some(None) => "平局",
         None => "",
     };
-    let when = [clean(&rec.date), clean(&rec.site)]
+    let date = rec.date.map(|d| d.pgn()).unwrap_or_default();
+    let time = rec.tags.get("Time").map(|t| clean(t)).unwrap_or_default();
+    let when = [date, time, clean(&rec.site)]
         .into_iter()
         .filter(|s| !s.is_empty())
         .collect::<Vec<_>>()
@@ -153,8 +181,8 @@ fn write_one(out: &mut String, rec: &GameRecord) -> Result<(), TextError> {
     let _ = write!(
         out,
         "{{[C6][{} B][{} W][{result}][{when}][{}]",
-        clean(&rec.black),
-        clean(&rec.white),
+        clean(rec.name(Side::Black)),
+        clean(rec.name(Side::White)),
         clean(&rec.event)
     );
     let mut side = Side::Black;

@@ -4,7 +4,7 @@
 use crate::pgn::Notation;
 use crate::record::GameRecord;
 use crate::replay::{Checked, check, start_position};
-use crate::{boyi_text, c6, grid, jiu_dataset, pgn, psq, renlib, sgf, xqf};
+use crate::{arena_text, boyi_text, c6, grid, jiu_dataset, pgn, psq, renlib, sgf, xqf};
 use boyi_core::{Game, Side, TextError, text_err};
 use boyi_games::{GameKind, with_game};
 use std::path::Path;
@@ -26,16 +26,18 @@ pub enum Format {
     PgnWxf,
     /// Xiangqi PGN, moves written in Chinese.
     PgnChinese,
-    /// XQStudio `.xqf` (Xiangqi, read only).
+    /// XQStudio `.xqf` (Xiangqi), one game a file.
     Xqf,
     /// The public Jiu dataset's `Stage[1]:…;Stage[2]:…` text with an SGF-like header (`.jiu`).
     Jiu,
     /// RenLib's tree of variations (`.lib`, Gomoku 15×15): one record per line.
     RenLib,
+    /// The game files `boyi match --out` wrote before (`# boyi game record`; read only).
+    Arena,
 }
 
 impl Format {
-    pub const ALL: [Format; 10] = [
+    pub const ALL: [Format; 11] = [
         Format::Boyi,
         Format::Sgf,
         Format::Psq,
@@ -46,6 +48,7 @@ impl Format {
         Format::Xqf,
         Format::Jiu,
         Format::RenLib,
+        Format::Arena,
     ];
 
     pub fn name(self) -> &'static str {
@@ -60,24 +63,58 @@ impl Format {
             Format::Xqf => "xqf",
             Format::Jiu => "jiu",
             Format::RenLib => "renlib",
+            Format::Arena => "arena",
         }
     }
 
-    /// The file extension of the format, where it is not the name.
-    fn extension(self) -> &'static str {
+    /// The file extension of the format.
+    pub fn extension(self) -> &'static str {
         match self {
             Format::RenLib => "lib",
             Format::PgnWxf | Format::PgnChinese => "pgn",
+            Format::Arena => "txt",
             f => f.name(),
         }
     }
 
-    /// The format a file extension (or a format name) names, case-insensitive, if any.
+    /// The format a file extension (or a format name) names, case-insensitive, if any
+    /// (`.txt` names none: the arena's old files are known by their content).
     pub fn from_extension(ext: &str) -> Option<Format> {
         let ext = ext.to_ascii_lowercase();
         Format::ALL
             .into_iter()
-            .find(|f| f.name() == ext || f.extension() == ext)
+            .find(|f| f.name() == ext || (f.extension() == ext && *f != Format::Arena))
+    }
+
+    /// Whether files of the format are binary (else UTF-8 text).
+    pub fn is_binary(self) -> bool {
+        matches!(self, Format::Xqf | Format::RenLib)
+    }
+
+    /// Whether Boyi writes the format.
+    pub fn is_written(self) -> bool {
+        self != Format::Arena
+    }
+
+    /// The formats Boyi writes games of `game` in, Boyi's own first.
+    pub fn for_game(game: GameKind) -> &'static [Format] {
+        match game {
+            GameKind::Gomoku => &[Format::Boyi, Format::Sgf, Format::Psq, Format::RenLib],
+            GameKind::Connect6 => &[Format::Boyi, Format::Sgf, Format::C6],
+            GameKind::Jiu => &[Format::Boyi, Format::Jiu],
+            GameKind::Xiangqi => &[
+                Format::Boyi,
+                Format::Pgn,
+                Format::PgnWxf,
+                Format::PgnChinese,
+                Format::Xqf,
+            ],
+        }
+    }
+
+    /// How many games one file of the format holds at most (`None`: any number).
+    pub fn games_per_file(self) -> Option<usize> {
+        matches!(self, Format::Psq | Format::Xqf | Format::Arena).then_some(1)
     }
 
     pub fn parse(name: &str) -> Result<Format, TextError> {
@@ -94,6 +131,9 @@ impl Format {
     pub fn sniff(bytes: &[u8]) -> Option<Format> {
         let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
         let mut t = text.trim_start_matches('\u{feff}').trim_start();
+        if t.starts_with(arena_text::HEADER) {
+            return Some(Format::Arena);
+        }
         while t.starts_with('#') {
             t = t.split_once('\n').map_or("", |(_, rest)| rest).trim_start();
         }
@@ -172,6 +212,7 @@ pub fn read_raw(
         Format::Jiu => jiu_dataset::read(text()?)?,
         // A Renju tool's library: its lines follow the Renju rules unless told otherwise.
         Format::RenLib => renlib::read(bytes, opts.variant.as_deref().unwrap_or("renju"))?,
+        Format::Arena => vec![arena_text::read(text()?)?],
     };
     if let Some(v) = &opts.variant {
         for r in records.iter_mut().filter(|r| r.variant.is_none()) {
@@ -235,9 +276,22 @@ pub fn write(records: &[GameRecord], format: Format) -> Result<Vec<u8>, TextErro
         Format::Pgn => pgn::write(&checked, Notation::Iccs)?,
         Format::PgnWxf => pgn::write(&checked, Notation::Wxf)?,
         Format::PgnChinese => pgn::write(&checked, Notation::Chinese)?,
-        Format::Xqf => return Err(text_err!("xqf files are read, not written")),
+        Format::Xqf => {
+            let [rec] = &checked[..] else {
+                return Err(text_err!(
+                    "an .xqf file holds exactly one game, not {}",
+                    checked.len()
+                ));
+            };
+            return xqf::write(rec);
+        }
         Format::Jiu => jiu_dataset::write(&checked)?,
         Format::RenLib => return renlib::write(&checked),
+        Format::Arena => {
+            return Err(text_err!(
+                "the arena's old game files are read, not written (write boyi)"
+            ));
+        }
     };
     Ok(text.into_bytes())
 }

@@ -86,13 +86,14 @@ fn read_header(rec: &mut GameRecord, root: &Node) -> Result<(), TextError> {
         let value = values[0].clone();
         match name.as_str() {
             "GM" | "FF" | "CA" | "RE" => {}
-            "PB" => rec.black = value,
-            "PW" => rec.white = value,
-            "DT" => rec.date = value,
+            "PB" => rec.set_name(Side::Black, value),
+            "PW" => rec.set_name(Side::White, value),
+            "DT" => sgf::read_date(rec, &value),
             "EV" => rec.event = value,
+            "RO" => rec.round = value,
             "PC" => rec.site = value,
             "XR" => match &mut rec.result {
-                Some(r) => r.reason = value,
+                Some(r) => *r = crate::GameResult::parse_text(r.winner(), &value),
                 None => return Err(text_err!("XR[{value}] (the reason) needs a result RE")),
             },
             other => {
@@ -150,18 +151,7 @@ fn write_one(out: &mut String, rec: &GameRecord) -> Result<(), TextError> {
 
 fn write_header(out: &mut String, rec: &GameRecord) {
     out.push_str("(;GM[Jiu]");
-    for (name, value) in [
-        ("PB", &rec.black),
-        ("PW", &rec.white),
-        ("DT", &rec.date),
-        ("EV", &rec.event),
-        ("PC", &rec.site),
-    ] {
-        if !value.is_empty() {
-            let _ = write!(out, "{name}[{}]", sgf::esc(value));
-        }
-    }
-    sgf::write_result(out, rec.result.as_ref());
+    sgf::write_header(out, rec);
     // SGF property names are upper-case letters; other tags have no place here.
     for (name, value) in &rec.tags {
         if name.bytes().all(|b| b.is_ascii_uppercase()) && !is_header_property(name) {
@@ -174,7 +164,7 @@ fn write_header(out: &mut String, rec: &GameRecord) {
 fn is_header_property(name: &str) -> bool {
     matches!(
         name,
-        "GM" | "FF" | "CA" | "RE" | "XR" | "PB" | "PW" | "DT" | "EV" | "PC"
+        "GM" | "FF" | "CA" | "RE" | "XR" | "PB" | "PW" | "DT" | "EV" | "RO" | "PC"
     )
 }
 

@@ -3,16 +3,19 @@
 //! every notation whatever the tag says (the rules' move parser knows them all).
 //!
 //! Tags read: Red (the white side of Boyi's sides), Black, Result (`1-0` red wins, `0-1`,
-//! `1/2-1/2`, `*`), FEN (start position), Date, Event, Site, Termination (the result's reason
-//! in words); `Game` and `Format` are recognised and dropped, any other tag is kept.
-//! Movetext: move numbers (`1.`, `1...`), comments `{…}` and `;…` (attached to the move
-//! before them; `[%emt 1.250]` inside a comment is the move's thinking time in seconds),
-//! NAGs (`$1`) and variations `(…)` are skipped; the result token ends the game. Several
-//! games may follow one another.
+//! `1/2-1/2`, `*`), FEN (start position), Date (`2019.05.01`, `2019.??.??`; a date that does
+//! not read is kept in the tag `DateText`), Event, Round, Site, Termination (the result's
+//! reason in words, [`crate::GameResult::text`]); `Game` and `Format` are recognised and
+//! dropped, any other tag is kept. Movetext: move numbers (`1.`, `1...`), comments `{…}` and
+//! `;…` (attached to the move before them; inside a comment `[%emt 1.250]` is the move's
+//! thinking time in seconds, `[%clk 0:01:23.5]` the mover's clock after it, and `[%eval 0.35,12]` its evaluation in hundreds of the engine's
+//! units, `#3` for a mate, with the depth after the comma), NAGs (`$1`) and variations `(…)`
+//! are skipped; the result token ends the game. Several games may follow one another.
 
 use crate::boyi_text::{format_seconds, parse_seconds};
+use crate::date::Date;
 use crate::record::{GameRecord, GameResult};
-use boyi_core::{Game, Side, TextError, text_err};
+use boyi_core::{Game, Reason, Score, Side, TextError, text_err};
 use boyi_games::GameKind;
 use boyi_games::xiangqi::Xiangqi;
 use std::fmt::Write;
@@ -92,18 +95,28 @@ fn read_tag(rec: &mut GameRecord, line: &str) -> Result<(), TextError> {
         .replace("\\\"", "\"")
         .replace("\\\\", "\\");
     match name {
-        "Red" | "White" => rec.white = value,
-        "Black" => rec.black = value,
+        "Red" | "White" => rec.set_name(Side::White, value),
+        "Black" => rec.set_name(Side::Black, value),
         "FEN" => rec.start = Some(value),
-        "Date" => rec.date = value,
+        "Date" => match Date::parse(&value) {
+            Ok(d) => rec.date = Some(d),
+            Err(_) if value.trim().is_empty() || value.trim() == "????.??.??" => {}
+            Err(_) => {
+                rec.tags.insert("DateText".into(), value);
+            }
+        },
         "Event" => rec.event = value,
+        "Round" => rec.round = value,
         "Site" => rec.site = value,
         "Result" => {
-            let reason = rec.result.take().map(|r| r.reason).unwrap_or_default();
-            rec.result = result_of(&value)?.map(|r| GameResult { reason, ..r });
+            let old = rec.result.take();
+            rec.result = result_of(&value)?.map(|r| match old {
+                Some(o) => GameResult::parse_text(r.winner(), &o.text()),
+                None => r,
+            });
         }
         "Termination" => match &mut rec.result {
-            Some(r) => r.reason = value,
+            Some(r) => *r = GameResult::parse_text(r.winner(), &value),
             None => {
                 rec.tags.insert("Termination".into(), value);
             }
@@ -113,18 +126,17 @@ fn read_tag(rec: &mut GameRecord, line: &str) -> Result<(), TextError> {
             rec.tags.insert(other.to_string(), value);
         }
     }
-    if let (Some(r), Some(t)) = (&mut rec.result, rec.tags.get("Termination")) {
-        r.reason = t.clone();
-        rec.tags.remove("Termination");
+    if let (Some(r), Some(t)) = (&mut rec.result, rec.tags.remove("Termination")) {
+        *r = GameResult::parse_text(r.winner(), &t);
     }
     Ok(())
 }
 
 fn result_of(token: &str) -> Result<Option<GameResult>, TextError> {
     match token {
-        "1-0" => Ok(Some(GameResult::win(Side::White, ""))),
-        "0-1" => Ok(Some(GameResult::win(Side::Black, ""))),
-        "1/2-1/2" => Ok(Some(GameResult::draw(""))),
+        "1-0" => Ok(Some(GameResult::win(Side::White, Reason::Unknown))),
+        "0-1" => Ok(Some(GameResult::win(Side::Black, Reason::Unknown))),
+        "1/2-1/2" => Ok(Some(GameResult::draw(Reason::Unknown))),
         "*" => Ok(None),
         other => Err(text_err!("result {other:?} must be 1-0, 0-1, 1/2-1/2 or *")),
     }
@@ -207,20 +219,111 @@ fn finish_token(rec: &mut GameRecord, token: &str) -> Result<bool, TextError> {
     Ok(false)
 }
 
+/// Removes the command `[%name …]` from `text`; its arguments, if it was there.
+fn take_command(text: &mut String, name: &str) -> Result<Option<String>, TextError> {
+    let open = format!("[%{name}");
+    let Some(start) = text.find(&open) else {
+        return Ok(None);
+    };
+    let end = text[start..]
+        .find(']')
+        .ok_or_else(|| text_err!("{open} has no closing ]"))?;
+    let args = text[start + open.len()..start + end].trim().to_string();
+    text.replace_range(start..start + end + 1, "");
+    *text = text.trim().to_string();
+    Ok(Some(args))
+}
+
+/// `0.35` (hundreds of units) or `#3` (a mate), then optionally `,depth`.
+fn parse_eval(args: &str) -> Result<(Score, Option<u32>), TextError> {
+    let bad = || text_err!("[%eval {args}] must be like 0.35,12 or #3");
+    let (value, depth) = match args.split_once(',') {
+        Some((v, d)) => (v.trim(), Some(d.trim().parse::<u32>().map_err(|_| bad())?)),
+        None => (args.trim(), None),
+    };
+    if let Some(m) = value.strip_prefix('#') {
+        return Ok((Score::Mate(m.parse().map_err(|_| bad())?), depth));
+    }
+    let (neg, digits) = match value.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, value.strip_prefix('+').unwrap_or(value)),
+    };
+    let (whole, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    if whole.is_empty()
+        || frac.len() > 2
+        || !whole.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
+    {
+        return Err(bad());
+    }
+    let units = whole.parse::<i64>().map_err(|_| bad())? * 100
+        + format!("{frac:0<2}").parse::<i64>().map_err(|_| bad())?;
+    let units = i32::try_from(if neg { -units } else { units }).map_err(|_| bad())?;
+    Ok((Score::Units(units), depth))
+}
+
+/// `h:mm:ss` with an optional fraction of a second, as milliseconds.
+fn parse_clock(text: &str) -> Result<u64, TextError> {
+    let bad = || text_err!("[%clk {text}] must be like 0:01:23.5");
+    let parts: Vec<&str> = text.trim().split(':').collect();
+    let [h, m, s] = parts[..] else {
+        return Err(bad());
+    };
+    let whole = |t: &str| {
+        if t.is_empty() || t.len() > 6 || !t.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        t.parse::<u64>().map_err(|_| bad())
+    };
+    let (h, m) = (whole(h)?, whole(m)?);
+    let s = parse_seconds(s).map_err(|_| bad())?;
+    Ok((h * 3600 + m * 60) * 1000 + s)
+}
+
+fn format_clock(ms: u64) -> String {
+    let secs = ms / 1000;
+    let mut t = format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
+    if ms % 1000 != 0 {
+        let _ = write!(t, ".{:03}", ms % 1000);
+    }
+    t
+}
+
+fn format_eval(score: Score, depth: Option<u32>) -> String {
+    let value = match score {
+        Score::Mate(n) => format!("#{n}"),
+        Score::Units(u) => {
+            let sign = if u < 0 { "-" } else { "" };
+            let a = u.unsigned_abs();
+            format!("{sign}{}.{:02}", a / 100, a % 100)
+        }
+    };
+    match depth {
+        Some(d) => format!("[%eval {value},{d}]"),
+        None => format!("[%eval {value}]"),
+    }
+}
+
 fn attach_comment(rec: &mut GameRecord, body: &str) -> Result<(), TextError> {
     let mut text = body.trim().to_string();
-    let mut time = None;
-    if let Some(start) = text.find("[%emt") {
-        let end = text[start..]
-            .find(']')
-            .ok_or_else(|| text_err!("[%emt has no closing ]"))?;
-        time = Some(parse_seconds(text[start + 5..start + end].trim())?);
-        text.replace_range(start..start + end + 1, "");
-        text = text.trim().to_string();
-    }
+    let time = take_command(&mut text, "emt")?
+        .map(|t| parse_seconds(&t))
+        .transpose()?;
+    let clock = take_command(&mut text, "clk")?
+        .map(|c| parse_clock(&c))
+        .transpose()?;
+    let eval = take_command(&mut text, "eval")?
+        .map(|e| parse_eval(&e))
+        .transpose()?;
     if let Some(m) = rec.moves.last_mut() {
         if time.is_some() {
             m.time_ms = time;
+        }
+        if clock.is_some() {
+            m.clock_ms = clock;
+        }
+        if let Some((score, depth)) = eval {
+            m.eval = Some(score);
+            m.depth = depth;
         }
         if !text.is_empty() {
             m.comment = Some(match m.comment.take() {
@@ -254,7 +357,7 @@ fn write_one(out: &mut String, rec: &GameRecord, notation: Notation) -> Result<(
     if rec.game != GameKind::Xiangqi {
         return Err(text_err!("PGN is written for xiangqi, not {}", rec.game));
     }
-    let result = match rec.result.as_ref().map(|r| r.winner) {
+    let result = match rec.result.as_ref().map(GameResult::winner) {
         Some(Some(Side::White)) => "1-0",
         Some(Some(Side::Black)) => "0-1",
         Some(None) => "1/2-1/2",
@@ -264,22 +367,25 @@ fn write_one(out: &mut String, rec: &GameRecord, notation: Notation) -> Result<(
         let _ = writeln!(out, "[{n} \"{}\"]", esc(v));
     };
     tag("Game", "Chinese Chess");
-    for (n, v) in [
-        ("Event", &rec.event),
-        ("Site", &rec.site),
-        ("Date", &rec.date),
-        ("Red", &rec.white),
-        ("Black", &rec.black),
-    ] {
-        tag(n, v);
+    tag("Event", &rec.event);
+    tag("Site", &rec.site);
+    if let Some(d) = &rec.date {
+        tag("Date", &d.pgn());
     }
+    if !rec.round.is_empty() {
+        tag("Round", &rec.round);
+    }
+    tag("Red", rec.name(Side::White));
+    tag("Black", rec.name(Side::Black));
     tag("Result", result);
     if let Some(fen) = &rec.start {
         tag("FEN", fen);
     }
     tag("Format", notation.tag());
-    if let Some(r) = rec.result.as_ref().filter(|r| !r.reason.is_empty()) {
-        tag("Termination", &r.reason);
+    if let Some(text) = rec.result.as_ref().map(GameResult::text)
+        && !text.is_empty()
+    {
+        tag("Termination", &text);
     }
     for (n, v) in &rec.tags {
         tag(n, v);
@@ -329,6 +435,12 @@ fn movetext(rec: &GameRecord, notation: Notation) -> Result<Vec<String>, TextErr
         let mut comment = Vec::new();
         if let Some(ms) = m.time_ms {
             comment.push(format!("[%emt {}]", format_seconds(ms)));
+        }
+        if let Some(ms) = m.clock_ms {
+            comment.push(format!("[%clk {}]", format_clock(ms)));
+        }
+        if let Some(score) = m.eval {
+            comment.push(format_eval(score, m.depth));
         }
         if let Some(c) = &m.comment {
             comment.push(c.replace(['{', '}'], ""));

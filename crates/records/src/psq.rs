@@ -15,7 +15,7 @@
 //! the variant is `freestyle` unless the caller says otherwise.
 
 use crate::record::{GameRecord, RecordedMove};
-use boyi_core::{Point, TextError, text_err};
+use boyi_core::{Point, Side, TextError, text_err};
 use boyi_games::GameKind;
 use std::fmt::Write;
 
@@ -45,8 +45,10 @@ pub fn read(text: &str) -> Result<GameRecord, TextError> {
         .filter(|l| l.parse::<i64>().is_err())
         .collect();
     if names.len() == 2 {
-        rec.black = names[0].to_string();
-        rec.white = names[1].to_string();
+        // An unknown player is written as `?`.
+        let name = |n: &str| if n == "?" { String::new() } else { n.to_string() };
+        rec.set_name(Side::Black, name(names[0]));
+        rec.set_name(Side::White, name(names[1]));
     }
     Ok(rec)
 }
@@ -82,9 +84,8 @@ fn read_move(line: &str, size: usize) -> Result<RecordedMove, TextError> {
     }
     let p = Point::from_gomocup(x - 1, y - 1, size)?;
     Ok(RecordedMove {
-        text: p.to_string(),
         time_ms,
-        comment: None,
+        ..RecordedMove::new(p.to_string())
     })
 }
 
@@ -104,7 +105,8 @@ pub fn write(rec: &GameRecord, size: usize) -> Result<String, TextError> {
         let (x, y) = Point::parse(&m.text, size)?.to_gomocup(size);
         let _ = writeln!(out, "{},{},{}", x + 1, y + 1, m.time_ms.unwrap_or(0));
     }
-    if !rec.black.is_empty() || !rec.white.is_empty() {
+    let (black, white) = (rec.name(Side::Black), rec.name(Side::White));
+    if !black.is_empty() || !white.is_empty() {
         let name = |s: &str| {
             if s.is_empty() {
                 "?".to_string()
@@ -112,7 +114,7 @@ pub fn write(rec: &GameRecord, size: usize) -> Result<String, TextError> {
                 s.replace('\n', " ")
             }
         };
-        let _ = writeln!(out, "{}\n{}", name(&rec.black), name(&rec.white));
+        let _ = writeln!(out, "{}\n{}", name(black), name(white));
     }
     Ok(out)
 }

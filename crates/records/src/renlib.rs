@@ -299,11 +299,11 @@ impl Library {
         for &(id, _) in &path[1..] {
             let node = &self.nodes[id];
             rec.moves.push(RecordedMove {
-                text: node
-                    .point
-                    .map_or_else(|| "pass".to_string(), |p| p.to_string()),
-                time_ms: None,
                 comment: node.comment.clone(),
+                ..RecordedMove::new(
+                    node.point
+                        .map_or_else(|| "pass".to_string(), |p| p.to_string()),
+                )
             });
         }
         rec

@@ -2,7 +2,7 @@
 //! the first illegal one is reported with its ply number (counted from 1) and the reason.
 
 use crate::record::{GameRecord, GameResult};
-use boyi_core::{Game, TextError, text_err};
+use boyi_core::{Game, Reason, TextError, text_err};
 use boyi_games::with_game;
 
 /// A record replayed in one game's rules.
@@ -76,17 +76,18 @@ fn check_in<G: Game>(rec: &GameRecord) -> Result<Checked, TextError> {
     out.variant = Some(pos.variant().to_string());
     if out.start.is_some() {
         out.start = Some(start.to_text());
+        (out.start, out.size) = plain_start(&start, out.size);
     }
-    match (pos.outcome(), &out.result) {
+    match (pos.outcome(), &mut out.result) {
         (Some(o), None) => out.result = Some(GameResult::from(o)),
-        (Some(o), Some(r)) if r.winner != o.winner => {
+        (Some(o), Some(r)) if r.winner() != o.winner => {
             return Err(text_err!(
                 "the record says {} but the final position is {o}",
                 describe(r)
             ));
         }
-        (Some(o), Some(r)) if r.reason.is_empty() => {
-            out.result = Some(GameResult::win_or_draw(r.winner, o.reason));
+        (Some(o), Some(r)) if r.reason() == Reason::Unknown && r.detail.is_empty() => {
+            r.outcome.reason = o.reason;
         }
         _ => {}
     }
@@ -97,18 +98,23 @@ fn check_in<G: Game>(rec: &GameRecord) -> Result<Checked, TextError> {
     })
 }
 
-fn describe(r: &GameResult) -> String {
-    match r.winner {
-        Some(side) => format!("{} wins", GameResult::win(side, "").word()),
-        None => "a draw".to_string(),
+/// A start position text that is the rules' own start on some board size is no set-up: it
+/// is said as that size instead (`None`: the default), which every format can hold.
+fn plain_start<G: Game>(start: &G, size: Option<usize>) -> (Option<String>, Option<usize>) {
+    let text = start.to_text();
+    let same = |n: Option<usize>| G::start(start.variant(), n).is_ok_and(|p| p.to_text() == text);
+    if same(None) {
+        return (None, None);
+    }
+    match crate::grid::read_setup(&text).map(|s| s.size) {
+        Ok(n) if same(Some(n)) => (None, Some(n)),
+        _ => (Some(text), size),
     }
 }
 
-impl GameResult {
-    fn win_or_draw(winner: Option<boyi_core::Side>, reason: &str) -> GameResult {
-        GameResult {
-            winner,
-            reason: reason.to_string(),
-        }
+fn describe(r: &GameResult) -> String {
+    match r.winner() {
+        Some(_) => format!("{} wins", r.winner_word()),
+        None => "a draw".to_string(),
     }
 }

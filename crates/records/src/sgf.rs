@@ -3,16 +3,20 @@
 //!
 //! Root properties: `SZ` size, `RU` rule set (Boyi's variant names, read case-insensitively),
 //! `PB`/`PW` players, `RE` result (`B+`, `W+`, `B+R` resignation, `B+T` time, `B+F` forfeit,
-//! `Draw`/`0`), `DT` date, `EV` event, `PC` place, `AB`/`AW`/`PL` a set-up start, and two
-//! private properties: `XR` the result's reason in words and, on move nodes, `XT` the
-//! thinking time in seconds. One node per stone (`;B[hh]`), so a Connect6 turn of two stones
+//! `Draw`/`0`), `DT` date (one date; any other text is kept in the tag `DateText`), `EV`
+//! event, `RO` round, `PC` place, `AB`/`AW`/`PL` a set-up start, and private properties:
+//! `XR` the result's reason in words ([`crate::GameResult::text`]) and, on move nodes, `XT`
+//! the thinking time in seconds, `BL`/`WL` (standard) the mover's clock after the move in
+//! seconds, `XE` the mover's evaluation (`35`, `mate 3`) and `XD` its
+//! depth. One node per stone (`;B[hh]`), so a Connect6 turn of two stones
 //! is two nodes of one colour; `B[]` (or `B[tt]` up to 19×19) is a Gomoku pass. Comments are
 //! `C`. Only the main line is read: at a branch, the first variation.
 
 use crate::boyi_text::{format_seconds, parse_seconds};
 use crate::grid::{self, Setup};
+use crate::date::Date;
 use crate::record::{GameRecord, GameResult, RecordedMove};
-use boyi_core::{Point, Side, TextError, text_err};
+use boyi_core::{Point, Reason, Score, Side, TextError, text_err};
 use boyi_games::GameKind;
 use std::fmt::Write;
 
@@ -219,7 +223,18 @@ fn read_game(nodes: &[Node]) -> Result<GameRecord, TextError> {
                 let extra = RecordedMove {
                     text: String::new(),
                     time_ms: prop(node, "XT").map(parse_seconds).transpose()?,
+                    clock_ms: prop(node, if side == Side::Black { "BL" } else { "WL" })
+                        .map(parse_seconds)
+                        .transpose()?,
                     comment: prop(node, "C").map(str::to_string),
+                    eval: prop(node, "XE").map(str::parse::<Score>).transpose()?,
+                    depth: prop(node, "XD")
+                        .map(|d| {
+                            d.trim()
+                                .parse::<u32>()
+                                .map_err(|_| text_err!("XD[{d}] must be a depth"))
+                        })
+                        .transpose()?,
                 };
                 stones.push((side, p, extra));
             }
@@ -233,14 +248,17 @@ fn read_root(rec: &mut GameRecord, root: &Node, size: usize) -> Result<(), TextE
     if let Some(ru) = prop(root, "RU") {
         rec.variant = Some(variant_name(rec.game, ru));
     }
-    rec.black = prop(root, "PB").unwrap_or("").to_string();
-    rec.white = prop(root, "PW").unwrap_or("").to_string();
-    rec.date = prop(root, "DT").unwrap_or("").to_string();
+    rec.set_name(Side::Black, prop(root, "PB").unwrap_or(""));
+    rec.set_name(Side::White, prop(root, "PW").unwrap_or(""));
+    if let Some(dt) = prop(root, "DT") {
+        read_date(rec, dt);
+    }
     rec.event = prop(root, "EV").unwrap_or("").to_string();
+    rec.round = prop(root, "RO").unwrap_or("").to_string();
     rec.site = prop(root, "PC").unwrap_or("").to_string();
     rec.result = prop(root, "RE").map(read_result).transpose()?.flatten();
     if let (Some(r), Some(reason)) = (&mut rec.result, prop(root, "XR")) {
-        r.reason = reason.to_string();
+        *r = GameResult::parse_text(r.winner(), reason);
     }
     let (ab, aw): (Vec<_>, Vec<_>) = (props(root, "AB").collect(), props(root, "AW").collect());
     if !ab.is_empty() || !aw.is_empty() {
@@ -276,11 +294,22 @@ fn variant_name(kind: GameKind, ru: &str) -> String {
     }
 }
 
+/// A date property: a date, or else its text in the tag `DateText`.
+pub(crate) fn read_date(rec: &mut GameRecord, text: &str) {
+    match Date::parse(text) {
+        Ok(d) => rec.date = Some(d),
+        Err(_) if text.trim().is_empty() => {}
+        Err(_) => {
+            rec.tags.insert("DateText".into(), text.to_string());
+        }
+    }
+}
+
 pub(crate) fn read_result(re: &str) -> Result<Option<GameResult>, TextError> {
     let re = re.trim();
     let upper = re.to_ascii_uppercase();
     if matches!(upper.as_str(), "0" | "DRAW" | "JIGO") {
-        return Ok(Some(GameResult::draw("")));
+        return Ok(Some(GameResult::draw(Reason::Unknown)));
     }
     if matches!(upper.as_str(), "" | "?" | "VOID" | "*") {
         return Ok(None);
@@ -291,10 +320,10 @@ pub(crate) fn read_result(re: &str) -> Result<Option<GameResult>, TextError> {
         _ => return Err(text_err!("RE[{re}] must be B+…, W+…, Draw, 0, Void or ?")),
     };
     let reason = match &upper[2..] {
-        "R" | "RESIGN" => "resignation",
-        "T" | "TIME" => "time",
-        "F" | "FORFEIT" => "forfeit",
-        _ => "",
+        "R" | "RESIGN" => Reason::Resignation,
+        "T" | "TIME" => Reason::Time,
+        "F" | "FORFEIT" => Reason::Forfeit,
+        _ => Reason::Unknown,
     };
     Ok(Some(GameResult::win(side, reason)))
 }
@@ -320,6 +349,9 @@ pub fn group_turns(
                 last.1.push(p);
                 last.2.time_ms = sum_times(last.2.time_ms, extra.time_ms);
                 last.2.comment = last.2.comment.take().or(extra.comment);
+                last.2.eval = last.2.eval.or(extra.eval);
+                last.2.clock_ms = extra.clock_ms.or(last.2.clock_ms);
+                last.2.depth = last.2.depth.or(extra.depth);
             }
             (_, p) => {
                 if p.is_none() && kind == GameKind::Connect6 {
@@ -398,18 +430,7 @@ fn write_one(
     if let Some(v) = &rec.variant {
         let _ = write!(out, "RU[{}]", esc(v));
     }
-    for (name, value) in [
-        ("PB", &rec.black),
-        ("PW", &rec.white),
-        ("DT", &rec.date),
-        ("EV", &rec.event),
-        ("PC", &rec.site),
-    ] {
-        if !value.is_empty() {
-            let _ = write!(out, "{name}[{}]", esc(value));
-        }
-    }
-    write_result(out, rec.result.as_ref());
+    write_header(out, rec);
     if let Some(start) = &rec.start {
         let setup = grid::read_setup(start)?;
         write_list(out, "AB", &setup.black, size);
@@ -437,6 +458,16 @@ fn write_one(
                 if let Some(ms) = m.time_ms {
                     let _ = write!(out, "XT[{}]", format_seconds(ms));
                 }
+                if let Some(ms) = m.clock_ms {
+                    let left = if side == Side::Black { "BL" } else { "WL" };
+                    let _ = write!(out, "{left}[{}]", format_seconds(ms));
+                }
+                if let Some(e) = m.eval {
+                    let _ = write!(out, "XE[{e}]");
+                }
+                if let Some(d) = m.depth {
+                    let _ = write!(out, "XD[{d}]");
+                }
                 if let Some(c) = &m.comment {
                     let _ = write!(out, "C[{}]", esc(c));
                 }
@@ -447,24 +478,43 @@ fn write_one(
     Ok(())
 }
 
+/// The players, date, event, round, place and result properties of a root node.
+pub(crate) fn write_header(out: &mut String, rec: &GameRecord) {
+    let date = rec.date.map(|d| d.to_string()).unwrap_or_default();
+    for (name, value) in [
+        ("PB", rec.name(Side::Black)),
+        ("PW", rec.name(Side::White)),
+        ("DT", &date),
+        ("EV", &rec.event),
+        ("RO", &rec.round),
+        ("PC", &rec.site),
+    ] {
+        if !value.is_empty() {
+            let _ = write!(out, "{name}[{}]", esc(value));
+        }
+    }
+    write_result(out, rec.result.as_ref());
+}
+
 /// `RE` and, when the reason is known, `XR`.
 pub(crate) fn write_result(out: &mut String, result: Option<&GameResult>) {
     let Some(r) = result else { return };
-    let re = match (r.winner, r.reason.as_str()) {
-        (None, _) => "Draw".to_string(),
-        (Some(s), reason) => {
-            let code = match reason {
-                "resignation" => "R",
-                "time" => "T",
-                "forfeit" => "F",
+    let re = match r.winner() {
+        None => "Draw".to_string(),
+        Some(s) => {
+            let code = match r.reason() {
+                Reason::Resignation => "R",
+                Reason::Time => "T",
+                Reason::Forfeit => "F",
                 _ => "",
             };
             format!("{}+{code}", if s == Side::Black { 'B' } else { 'W' })
         }
     };
     let _ = write!(out, "RE[{re}]");
-    if !r.reason.is_empty() {
-        let _ = write!(out, "XR[{}]", esc(&r.reason));
+    let text = r.text();
+    if !text.is_empty() {
+        let _ = write!(out, "XR[{}]", esc(&text));
     }
 }
 

@@ -1,5 +1,6 @@
-//! Reading XQStudio `.xqf` Xiangqi files (binary; read only). The main line is read;
-//! variations are counted in the `Variations` tag. The layout as implemented:
+//! XQStudio `.xqf` Xiangqi files (binary). The main line is read; variations are counted in
+//! the `Variations` tag. Boyi writes version 10 (plain, not obfuscated): the header, the
+//! start position and the moves with their comments. The layout as implemented:
 //!
 //! | bytes | meaning |
 //! |---|---|
@@ -31,7 +32,7 @@
 //! mask (byte 3) and or-ed with bytes 8–11.
 
 use crate::record::{GameRecord, GameResult, RecordedMove};
-use boyi_core::{Side, TextError, text_err};
+use boyi_core::{Reason, Side, TextError, text_err};
 use boyi_games::GameKind;
 
 const HEADER: usize = 1024;
@@ -97,9 +98,9 @@ pub fn read(bytes: &[u8]) -> Result<GameRecord, TextError> {
         rec.start = Some(fen);
     }
     rec.result = match bytes[51] {
-        1 => Some(GameResult::win(Side::White, "")),
-        2 => Some(GameResult::win(Side::Black, "")),
-        3 => Some(GameResult::draw("")),
+        1 => Some(GameResult::win(Side::White, Reason::Unknown)),
+        2 => Some(GameResult::win(Side::Black, Reason::Unknown)),
+        3 => Some(GameResult::draw(Reason::Unknown)),
         _ => None,
     };
     let title = pascal(bytes, 0x50, 63);
@@ -107,10 +108,17 @@ pub fn read(bytes: &[u8]) -> Result<GameRecord, TextError> {
         rec.tags.insert("Title".into(), title);
     }
     rec.event = pascal(bytes, 0xD0, 63);
-    rec.date = pascal(bytes, 0x110, 15);
+    let date = pascal(bytes, 0x110, 15);
+    match crate::date::Date::parse(&date) {
+        Ok(d) => rec.date = Some(d),
+        Err(_) if date.is_empty() => {}
+        Err(_) => {
+            rec.tags.insert("DateText".into(), date);
+        }
+    }
     rec.site = pascal(bytes, 0x120, 15);
-    rec.white = pascal(bytes, 0x130, 15);
-    rec.black = pascal(bytes, 0x140, 15);
+    rec.set_name(Side::White, pascal(bytes, 0x130, 15));
+    rec.set_name(Side::Black, pascal(bytes, 0x140, 15));
     let body: Vec<u8> = bytes[HEADER..]
         .iter()
         .enumerate()
@@ -246,9 +254,8 @@ fn read_main_line(
         let n = read_node(body, &mut at, version, k)
             .map_err(|e| e.context(format!("ply {}", rec.moves.len() + 1)))?;
         rec.moves.push(RecordedMove {
-            text: format!("{}{}", square(n.from)?, square(n.to)?),
-            time_ms: None,
             comment: (!n.comment.is_empty()).then_some(n.comment),
+            ..RecordedMove::new(format!("{}{}", square(n.from)?, square(n.to)?))
         });
         variations += usize::from(n.sibling);
         more = n.child;
@@ -265,4 +272,123 @@ fn square(xy: u8) -> Result<String, TextError> {
         return Err(text_err!("XQF: square {xy} is off the board"));
     }
     Ok(format!("{}{rank}", (b'a' + file) as char))
+}
+
+/// The version Boyi writes: the last one without obfuscation.
+const WRITE_VERSION: u8 = 10;
+
+/// Writes a checked Xiangqi record as an XQF file. What XQF cannot hold is refused: a start
+/// position with moves already counted towards the 60-move rule, more pieces of a kind than
+/// the start has, or a header text longer than its field (GB18030 bytes: event 63, title
+/// 63, date, site and each player 15).
+pub fn write(rec: &GameRecord) -> Result<Vec<u8>, TextError> {
+    if rec.game != GameKind::Xiangqi {
+        return Err(text_err!("XQF holds xiangqi games, not {}", rec.game));
+    }
+    let start = rec
+        .start
+        .clone()
+        .unwrap_or_else(|| format!("{START_PLACEMENT} w - - 0 1"));
+    let mut out = vec![0u8; HEADER];
+    out[0] = b'X';
+    out[1] = b'Q';
+    out[2] = WRITE_VERSION;
+    write_position(&mut out, &start)?;
+    out[51] = match rec.result.as_ref().map(GameResult::winner) {
+        Some(Some(Side::White)) => 1,
+        Some(Some(Side::Black)) => 2,
+        Some(None) => 3,
+        None => 0,
+    };
+    let date = rec.date.map(|d| d.pgn()).unwrap_or_default();
+    let title = rec.tags.get("Title").map_or("", String::as_str);
+    for (at, cap, what, text) in [
+        (0x50, 63, "title", title),
+        (0xD0, 63, "event", rec.event.as_str()),
+        (0x110, 15, "date", date.as_str()),
+        (0x120, 15, "site", rec.site.as_str()),
+        (0x130, 15, "red player", rec.name(Side::White)),
+        (0x140, 15, "black player", rec.name(Side::Black)),
+    ] {
+        let bytes = encode_gbk(text);
+        if bytes.len() > cap {
+            return Err(text_err!(
+                "XQF holds a {what} of at most {cap} bytes, not {text:?} ({} bytes)",
+                bytes.len()
+            ));
+        }
+        out[at] = bytes.len() as u8;
+        out[at + 1..at + 1 + bytes.len()].copy_from_slice(&bytes);
+    }
+    // The root record stands for the start position and carries the game's comment.
+    let root_comment = rec.tags.get("Comment").map_or("", String::as_str);
+    write_record(&mut out, [0, 0], !rec.moves.is_empty(), root_comment);
+    for (i, m) in rec.moves.iter().enumerate() {
+        let bad = || text_err!("ply {}: {:?} is not a move in ICCS", i + 1, m.text);
+        let b = m.text.as_bytes();
+        if b.len() != 4 {
+            return Err(bad());
+        }
+        let sq = |f: u8, r: u8| -> Result<u8, TextError> {
+            if !(b'a'..=b'i').contains(&f) || !r.is_ascii_digit() {
+                return Err(bad());
+            }
+            Ok((f - b'a') * 10 + (r - b'0'))
+        };
+        let from = sq(b[0], b[1])?;
+        let to = sq(b[2], b[3])?;
+        let more = i + 1 < rec.moves.len();
+        let comment = m.comment.as_deref().unwrap_or("");
+        write_record(&mut out, [from + 0x18, to + 0x20], more, comment);
+    }
+    Ok(out)
+}
+
+fn encode_gbk(text: &str) -> Vec<u8> {
+    encoding_rs::GB18030.encode(text).0.into_owned()
+}
+
+/// One move record of version 10: squares, the child flag, a spare byte, then the comment's
+/// length and text (always present in this version).
+fn write_record(out: &mut Vec<u8>, squares: [u8; 2], child: bool, comment: &str) {
+    out.extend([squares[0], squares[1], if child { 0xF0 } else { 0 }, 0]);
+    let text = encode_gbk(comment);
+    out.extend((text.len() as u32).to_le_bytes());
+    out.extend(text);
+}
+
+/// The pieces' slots (bytes 16–47) and the side to move (byte 50) of position text.
+fn write_position(out: &mut [u8], fen: &str) -> Result<(), TextError> {
+    let mut fields = fen.split_whitespace();
+    let placement = fields.next().unwrap_or("");
+    let side = fields.next().unwrap_or("w");
+    let clock = fields.nth(2).unwrap_or("0");
+    if clock != "0" {
+        return Err(text_err!(
+            "XQF cannot hold a start position {clock} plies after the last capture (its 60-move count)"
+        ));
+    }
+    out[16..48].fill(0xFF);
+    let mut used = [false; 32];
+    for (row, text) in placement.split('/').enumerate() {
+        let rank = 9 - row as u8;
+        let mut file = 0u8;
+        for c in text.chars() {
+            if let Some(n) = c.to_digit(10) {
+                file += n as u8;
+                continue;
+            }
+            let base = if c.is_ascii_uppercase() { 0 } else { 16 };
+            let slot = (0..16)
+                .find(|&i| SLOTS[i] == c.to_ascii_uppercase() as u8 && !used[base + i])
+                .ok_or_else(|| {
+                    text_err!("XQF holds no more {c:?} pieces than the start position has")
+                })?;
+            used[base + slot] = true;
+            out[16 + base + slot] = file * 10 + rank;
+            file += 1;
+        }
+    }
+    out[50] = u8::from(side == "b");
+    Ok(())
 }

@@ -12,8 +12,8 @@ fn game(moves: &[&str], winner: Option<Side>) -> Checked {
         rec.push(*m);
     }
     rec.result = Some(match winner {
-        Some(s) => GameResult::win(s, "resignation"),
-        None => GameResult::draw("agreement"),
+        Some(s) => GameResult::win(s, boyi_core::Reason::Resignation),
+        None => GameResult::draw(boyi_core::Reason::Agreement),
     });
     check(&rec).unwrap()
 }

@@ -40,7 +40,7 @@ fn gomoku_formats_agree_and_round_trip() {
     let psq = read_sample("gomoku_five.psq");
     let rec = &boyi[0].record;
     assert_eq!(rec.moves.len(), 9);
-    assert_eq!(rec.result.as_ref().unwrap().winner, Some(Side::Black));
+    assert_eq!(rec.result.as_ref().unwrap().winner(), Some(Side::Black));
     assert_eq!(rec.moves[1].time_ms, Some(800));
     assert_eq!(
         rec.moves[1].comment.as_deref(),
@@ -51,7 +51,7 @@ fn gomoku_formats_agree_and_round_trip() {
     // .psq holds moves, times and players only.
     let moves = |r: &GameRecord| r.moves.iter().map(|m| m.text.clone()).collect::<Vec<_>>();
     assert_eq!(moves(&psq[0].record), moves(rec));
-    assert_eq!(psq[0].record.black, "alice");
+    assert_eq!(psq[0].record.name(Side::Black), "alice");
     assert_eq!(psq[0].record.moves[0].time_ms, Some(1250));
     assert_eq!(boyi[0].hashes, psq[0].hashes);
     for f in [Format::Boyi, Format::Sgf] {
@@ -71,11 +71,11 @@ fn connect6_formats_agree_and_round_trip() {
     assert_eq!(rec.game, GameKind::Connect6);
     assert_eq!(rec.moves[1].text, "k10 k11");
     assert_eq!(rec.moves[5].text, "k9 k14");
-    assert_eq!(rec.result.as_ref().unwrap().winner, Some(Side::White));
-    assert_eq!(rec.result.as_ref().unwrap().reason, "six in a row");
+    assert_eq!(rec.result.as_ref().unwrap().winner(), Some(Side::White));
+    assert_eq!(rec.result.as_ref().unwrap().reason().words(), "six in a row");
     assert_eq!(
-        (rec.date.as_str(), rec.site.as_str()),
-        ("2024.05.02", "Chongqing")
+        (rec.date.unwrap().to_string().as_str(), rec.site.as_str()),
+        ("2024-05-02", "Chongqing")
     );
     assert_eq!(sgf[0].hashes, c6[0].hashes);
     for f in [Format::Boyi, Format::Sgf, Format::C6] {

@@ -27,9 +27,9 @@ fn random_game(seed: u64) -> (GameRecord, Seen) {
     let mut pos = Jiu::new();
     let mut rec = GameRecord::new(GameKind::Jiu);
     rec.variant = Some("standard".into());
-    rec.black = "random black".into();
-    rec.white = "random white".into();
-    rec.date = "2025-01-01".into();
+    rec.set_name(Side::Black, "random black");
+    rec.set_name(Side::White, "random white");
+    rec.date = Some("2025-01-01".parse().unwrap());
     rec.event = format!("random game {seed}");
     let mut seen = Seen::default();
     let mut moves = Vec::new();
@@ -108,7 +108,7 @@ fn boyi_text_keeps_times_and_comments() {
     let mut rec = varied_game(1);
     rec.moves[0].time_ms = Some(1250);
     rec.moves[200].comment = Some("the battle goes on".into());
-    rec.tags.insert("Round".into(), "3".into());
+    rec.round = "3".into();
     let (again, _) = round_trip(std::slice::from_ref(&rec), Format::Boyi);
     assert_eq!(again[0].record, rec);
 }
@@ -122,21 +122,21 @@ fn dataset_text_with_and_without_header() {
     assert_eq!(recs.len(), 2);
     let first = &recs[0].record;
     assert_eq!(
-        (first.black.as_str(), first.white.as_str()),
+        (first.name(Side::Black), first.name(Side::White)),
         ("Tsering", "Dorje")
     );
-    assert_eq!(first.date, "2019-08-12");
+    assert_eq!(first.date.unwrap().to_string(), "2019-08-12");
     assert_eq!(first.site, "Lhasa");
     let result = first.result.as_ref().unwrap();
     assert_eq!(
-        (result.winner, result.reason.as_str()),
+        (result.winner(), result.text().as_str()),
         (Some(Side::White), "resignation")
     );
-    assert_eq!(first.tags.get("RO").map(String::as_str), Some("2"));
+    assert_eq!(first.round, "2");
     let moves: Vec<&str> = first.moves.iter().map(|m| m.text.as_str()).collect();
     assert_eq!(moves, ["g7", "h8", "g8", "h7"]);
     assert_eq!(recs[1].record.moves.len(), 2);
-    assert_eq!(recs[1].record.black, "");
+    assert_eq!(recs[1].record.name(Side::Black), "");
     let (again, _) = round_trip(
         &recs.iter().map(|c| c.record.clone()).collect::<Vec<_>>(),
         Format::Jiu,

@@ -18,12 +18,12 @@ fn pgn_reads_and_round_trips_in_every_notation() {
     let c = sample();
     let rec = &c.record;
     assert_eq!(rec.game, GameKind::Xiangqi);
-    assert_eq!(rec.white, "red player");
+    assert_eq!(rec.name(Side::White), "red player");
     assert_eq!(rec.moves[0].text, "h2e2");
     assert_eq!(rec.moves[0].time_ms, Some(2500));
     assert_eq!(rec.moves[0].comment.as_deref(), Some("central cannon"));
-    assert_eq!(rec.result.as_ref().unwrap().winner, Some(Side::White));
-    assert_eq!(rec.result.as_ref().unwrap().reason, "resignation");
+    assert_eq!(rec.result.as_ref().unwrap().winner(), Some(Side::White));
+    assert_eq!(rec.result.as_ref().unwrap().reason().words(), "resignation");
     for (f, first) in [
         (Format::Pgn, "H2-E2"),
         (Format::PgnWxf, "C2.5"),
@@ -68,7 +68,7 @@ fn pgn_with_fen_black_to_move_and_illegal_moves() {
         games[0].record.moves[1].comment.as_deref(),
         Some("black develops")
     );
-    assert_eq!(games[0].record.result.as_ref().unwrap().winner, None);
+    assert_eq!(games[0].record.result.as_ref().unwrap().winner(), None);
 }
 
 /// Writes an XQF file (the layout of xqf.rs) so that the reader can be checked on files of
@@ -213,19 +213,30 @@ fn xqf_files_plain_and_obfuscated() {
         let want: Vec<&str> = rec.moves.iter().map(|m| m.text.as_str()).collect();
         assert_eq!(moves, want, "version {version}");
         assert_eq!(got.start, None);
-        assert_eq!(got.white, "红方");
-        assert_eq!(got.black, "black");
+        assert_eq!(got.name(Side::White), "红方");
+        assert_eq!(got.name(Side::Black), "black");
         assert_eq!(got.event, "Boyi sample");
         assert_eq!(got.moves[0].comment.as_deref(), Some("first move"));
         assert_eq!(got.tags["Variations"], "1");
-        assert_eq!(got.result.unwrap().winner, Some(Side::White));
+        assert_eq!(got.result.unwrap().winner(), Some(Side::White));
     }
     let mut damaged = encode_xqf(&rec, 18, [37, 201, 9], 0xFF, [0; 4]);
     damaged[12] ^= 1;
     assert!(read(&damaged, Format::Xqf, &ReadOptions::default()).is_err());
     let truncated = &encode_xqf(&rec, 10, [0; 3], 0, [0; 4])[..1030];
     assert!(read(truncated, Format::Xqf, &ReadOptions::default()).is_err());
-    assert!(write(&[rec], Format::Xqf).is_err());
+    // Boyi's own writer (version 10) reads back to the same game.
+    let written = write(std::slice::from_ref(&rec), Format::Xqf).unwrap();
+    assert_eq!(&written[..3], b"XQ\x0a");
+    let back = read(&written, Format::Xqf, &ReadOptions::default())
+        .unwrap()
+        .remove(0)
+        .record;
+    let moves = |r: &GameRecord| r.moves.iter().map(|m| m.text.clone()).collect::<Vec<_>>();
+    assert_eq!(moves(&back), moves(&rec));
+    assert_eq!(back.name(Side::White), "red player");
+    assert_eq!(back.moves[0].comment, rec.moves[0].comment);
+    assert!(write(&[rec.clone(), rec], Format::Xqf).is_err(), "one game a file");
 }
 
 #[test]

@@ -105,7 +105,7 @@ function lobbyView() {
     done.replaceChildren(...data.finished.map((g) => h('div', { class: 'row' },
       h('span', { class: 'game-tag' }, g.game), h('span', {}, seatNames(g.seats)),
       h('span', { class: 'muted' }, `${g.moves} moves · ${g.winner === 'draw' ? 'draw' : (g.winner || '') + ' wins'} (${g.reason || ''})`),
-      h('a', { href: `#/r/${g.id}` }, 'Replay'), h('a', { href: `/api/games/${g.id}/record` }, 'Download'))));
+      h('a', { href: `#/r/${g.id}` }, 'Replay'), downloadRecord(g.id, g.game, 'Download'))));
   };
   load();
   const timer = setInterval(load, 3000);
@@ -248,6 +248,18 @@ function resultText(state, r) {
   return `${seat.label[0].toUpperCase()}${seat.label.slice(1)} (${seat.name}) wins — ${r.reason}`;
 }
 
+// A stored game's record to download, in the format picked beside the link (the formats
+// players' other tools read: PGN with ICCS, WXF or Chinese moves, XQF, SGF, .psq, ...).
+function downloadRecord(id, game, label) {
+  const known = meta && meta.games.find((x) => x.name === game);
+  const formats = (known && known.formats) || [{ name: 'boyi', label: 'Boyi (.boyi)' }];
+  const url = (f) => `/api/games/${encodeURIComponent(id)}/record?format=${f}`;
+  const link = h('a', { href: url(formats[0].name) }, label || 'Download record');
+  const pick = h('select', { class: 'record-format', 'aria-label': 'Record format', onchange: (e) => { link.href = url(e.target.value); } },
+    formats.map((f) => h('option', { value: f.name }, f.label)));
+  return h('span', { class: 'download' }, link, ' ', pick);
+}
+
 function moveList(game, moves, onPick, current) {
   const list = h('ol', { class: 'moves' });
   moves.forEach((m, i) => {
@@ -335,7 +347,7 @@ function tableView(id, inviteToken) {
     fill(side, ...seatBox, st, ...info, ...offers, h('div', { class: 'buttons' }, ...buttons), invite, think,
       errorText ? h('p', { class: 'error', role: 'alert' }, errorText) : null,
       h('h3', {}, 'Moves'), moveList(state.game, state.moves),
-      h('p', {}, h('a', { href: `/api/games/${id}/record` }, 'Download record'), state.status === 'finished' ? h('a', { href: `#/r/${id}`, class: 'sp' }, 'Replay') : null));
+      h('p', {}, downloadRecord(id, state.game), state.status === 'finished' ? h('a', { href: `#/r/${id}`, class: 'sp' }, 'Replay') : null));
     const list = side.querySelector('.moves');
     if (list) list.scrollTop = list.scrollHeight;
   };
@@ -398,7 +410,7 @@ async function replayView(id) {
         h('span', { class: 'muted' }, ` ${i} / ${g.moves.length} `),
         h('button', { onclick: () => { i = Math.min(g.moves.length, i + 1); show(); } }, '▶'), h('button', { onclick: () => { i = g.moves.length; show(); } }, '⏭')),
       moveList(g.game, g.moves, (k) => { i = k; show(); }, i),
-      h('p', {}, h('a', { href: `/api/games/${id}/record` }, 'Download record')));
+      h('p', {}, downloadRecord(id, g.game)));
   };
   show();
 }

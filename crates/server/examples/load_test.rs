@@ -121,14 +121,13 @@ async fn create(addr: &str, game: &str) -> anyhow::Result<(String, String, Strin
 
 /// Replays a stored game with the rules; the number of moves and the final outcome.
 fn check_stored<G: Game>(
-    row: &boyi_server::store::GameRow,
+    row: &boyi_store::live::LiveGame,
 ) -> Result<(usize, Option<String>), String> {
-    let variant: G::Variant = row.variant.parse().map_err(|e| format!("{e}"))?;
-    let mut pos = G::from_text(&variant, &row.start).map_err(|e| e.to_string())?;
-    for m in &row.moves {
+    let mut pos: G = boyi_records::start_position(&row.record).map_err(|e| e.to_string())?;
+    for (i, m) in row.record.moves.iter().enumerate() {
         let mv = pos
             .parse_move(&m.text)
-            .map_err(|e| format!("ply {}: {e}", m.ply))?;
+            .map_err(|e| format!("ply {}: {e}", i + 1))?;
         pos.play(&mv);
     }
     let winner = pos.outcome().map(|o| match o.winner {
@@ -136,7 +135,7 @@ fn check_stored<G: Game>(
         Some(boyi_core::Side::White) => "white".to_string(),
         None => "draw".to_string(),
     });
-    Ok((row.moves.len(), winner))
+    Ok((row.record.moves.len(), winner))
 }
 
 /// Update sizes by game length: they must not grow with the number of moves.
@@ -178,15 +177,17 @@ fn check_game(
     let kind: GameKind = game.parse().map_err(|e| format!("{e}"))?;
     let (n, outcome) =
         with_game!(kind, G => check_stored::<G>(&row)).map_err(|e| e.to_string())??;
-    let stored: Vec<&str> = row.moves.iter().map(|m| m.text.as_str()).collect();
+    let stored: Vec<&str> = row.record.moves.iter().map(|m| m.text.as_str()).collect();
+    let winner = row
+        .record
+        .result
+        .as_ref()
+        .map(|r| r.winner_word().to_string());
     if n != played.len() || stored != played {
         return Err(format!("{n} moves stored, {} played", played.len()));
     }
-    if outcome.is_none() || outcome != row.winner {
-        return Err(format!(
-            "stored result {:?}, rules say {outcome:?}",
-            row.winner
-        ));
+    if outcome.is_none() || outcome != winner {
+        return Err(format!("stored result {winner:?}, rules say {outcome:?}"));
     }
     let id = store
         .game_id(table)
@@ -194,7 +195,7 @@ fn check_game(
         .ok_or("not in the game database")?;
     let rec = records.load(id).map_err(|e| e.to_string())?;
     let texts: Vec<&str> = rec.moves.iter().map(|m| m.text.as_str()).collect();
-    if texts != stored || rec.result.map(|r| r.word().to_string()) != row.winner {
+    if texts != stored || rec.result.map(|r| r.winner_word().to_string()) != winner {
         return Err("the game database's record differs".into());
     }
     Ok(())

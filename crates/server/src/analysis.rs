@@ -67,7 +67,7 @@ fn inspect_game<G: ServerGame>(req: &PositionRequest) -> Result<Value, String> {
         "position": cur.to_text(),
         "to_move": side_name(cur.side_to_move()),
         "moves": moves,
-        "result": cur.outcome().map(|o| json!({"winner": o.winner.map(side_name), "reason": o.reason})),
+        "result": cur.outcome().map(|o| json!({"winner": o.winner.map(side_name), "reason": o.reason.words()})),
         "hints": if cur.outcome().is_none() { cur.hints() } else { Value::Null },
     }))
 }

@@ -1,17 +1,18 @@
 //! HTTP routes: the page and its assets (embedded at compile time), the WebSocket endpoint,
-//! the lobby, game metadata, and stored games for replay and download.
+//! the lobby, game metadata, and stored games for replay and download (in every record
+//! format Boyi writes for the game: `/api/games/{id}/record?format=pgn-wxf`).
 
 use crate::AppState;
 use crate::games::ServerGame;
-use crate::store::GameRow;
 use axum::Router;
-use axum::extract::{ConnectInfo, Path, State, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, Path, Query, State, WebSocketUpgrade};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use boyi_core::Game;
 use boyi_engines::registry::PLAYERS;
 use boyi_games::{GameKind, with_game};
+use boyi_records::Format;
+use boyi_store::live::LiveGame;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -128,7 +129,35 @@ fn meta_of<G: ServerGame>(engines: &crate::external::Engines) -> Value {
         "first": crate::seat::side_name(
             G::start(&G::Variant::default(), None).map(|p| p.side_to_move()).unwrap_or(boyi_core::Side::Black)),
         "players": players,
+        "formats": formats(G::NAME),
     })
+}
+
+/// The record formats a game downloads in, Boyi's own first: `{name, label, extension}`.
+fn formats(game: &str) -> Vec<Value> {
+    let Ok(kind) = game.parse::<GameKind>() else {
+        return Vec::new();
+    };
+    Format::for_game(kind)
+        .iter()
+        .map(|f| json!({"name": f.name(), "label": format_label(*f), "extension": f.extension()}))
+        .collect()
+}
+
+fn format_label(f: Format) -> &'static str {
+    match f {
+        Format::Boyi => "Boyi (.boyi)",
+        Format::Sgf => "SGF (.sgf)",
+        Format::Psq => "Gomocup (.psq)",
+        Format::C6 => "Connect6 championship text (.c6)",
+        Format::Pgn => "PGN, ICCS moves (.pgn)",
+        Format::PgnWxf => "PGN, WXF moves (.pgn)",
+        Format::PgnChinese => "PGN, Chinese moves (.pgn)",
+        Format::Xqf => "XQStudio (.xqf)",
+        Format::Jiu => "Jiu dataset text (.jiu)",
+        Format::RenLib => "RenLib (.lib)",
+        Format::Arena => "arena text",
+    }
 }
 
 /// The games, their variants and sizes, the built-in players of each and the configured
@@ -141,7 +170,7 @@ pub fn meta(engines: &crate::external::Engines) -> Value {
     json!({"v": crate::protocol::VERSION, "games": games})
 }
 
-fn load(app: &AppState, id: &str) -> Result<GameRow, Box<Response>> {
+fn load(app: &AppState, id: &str) -> Result<LiveGame, Box<Response>> {
     app.hub
         .store
         .load(id)
@@ -154,29 +183,27 @@ fn load(app: &AppState, id: &str) -> Result<GameRow, Box<Response>> {
         })
 }
 
-/// The positions of a stored game, one per move played (the start first).
-fn positions<G: Game>(row: &GameRow) -> Result<Vec<String>, String> {
-    let variant: G::Variant = row.variant.parse().map_err(|e| format!("{e}"))?;
-    let mut pos = G::from_text(&variant, &row.start).map_err(|e| e.to_string())?;
-    let mut out = vec![pos.to_text()];
-    for m in &row.moves {
+/// Every position of a stored game (the start first) and its moves as the page lists them.
+fn replay<G: ServerGame>(row: &LiveGame) -> Result<(Vec<String>, Vec<Value>), String> {
+    let rec = &row.record;
+    let mut pos: G = boyi_records::start_position(rec).map_err(|e| e.to_string())?;
+    let mut positions = vec![pos.to_text()];
+    let mut moves = Vec::with_capacity(rec.moves.len());
+    for m in &rec.moves {
         let mv = pos.parse_move(&m.text).map_err(|e| e.to_string())?;
-        pos.play(&mv);
-        out.push(pos.to_text());
-    }
-    Ok(out)
-}
-
-fn public_seats(row: &GameRow) -> Value {
-    let mut seats = row.seats.clone();
-    if let Some(a) = seats.as_array_mut() {
-        for s in a {
-            if let Some(o) = s.as_object_mut() {
-                o.remove("token");
-            }
+        let mut v = json!({
+            "text": m.text,
+            "side": crate::seat::side_name(pos.side_to_move()),
+            "ms": m.time_ms,
+        });
+        for (k, t) in pos.notations(&mv) {
+            v[k] = t.into();
         }
+        moves.push(v);
+        pos.play(&mv);
+        positions.push(pos.to_text());
     }
-    seats
+    Ok((positions, moves))
 }
 
 /// A stored game for replay: setup, moves, every position, result.
@@ -185,73 +212,79 @@ async fn game(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Respo
         Ok(r) => r,
         Err(r) => return *r,
     };
-    let kind: Result<GameKind, _> = row.game.parse();
-    let positions = match kind {
-        Ok(k) => with_game!(k, G => positions::<G>(&row)).unwrap_or_else(|e| Err(e.to_string())),
-        Err(e) => Err(e.to_string()),
-    };
-    let positions = match positions {
+    let rec = &row.record;
+    let replayed = with_game!(rec.game, G => replay::<G>(&row)).unwrap_or_else(|e| Err(e.to_string()));
+    let (positions, moves) = match replayed {
         Ok(p) => p,
         Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, &e),
     };
+    let seats: Value = serde_json::from_str(&row.seats).unwrap_or_default();
+    let options: Value = serde_json::from_str(&row.options).unwrap_or_default();
     json_response(json!({
         "v": crate::protocol::VERSION,
-        "table": row.id,
-        "game": row.game,
-        "variant": row.variant,
-        "start": row.start,
-        "options": row.options,
-        "seats": public_seats(&row),
-        "moves": row.moves,
+        "table": row.table,
+        "game": rec.game.name(),
+        "variant": rec.variant,
+        "start": positions[0],
+        "options": options,
+        "seats": crate::store::public_seats(&seats),
+        "moves": moves,
         "positions": positions,
-        "result": row.winner.as_ref().map(|w| json!({
-            "winner": if w == "draw" { Value::Null } else { w.as_str().into() },
-            "reason": row.reason,
+        "result": rec.result.as_ref().map(|r| json!({
+            "winner": r.winner().map(crate::seat::side_name),
+            "reason": r.text(),
         })),
+        "formats": formats(rec.game.name()),
     }))
 }
 
-/// A stored game as a text record: tag lines, the start position and the move list.
-pub fn record_text(row: &GameRow) -> String {
-    let name = |i: usize| row.seats[i]["name"].as_str().unwrap_or("?").to_string();
-    let result = match (&row.winner, &row.reason) {
-        (Some(w), Some(r)) => format!("{w} ({r})"),
-        (Some(w), None) => w.clone(),
-        _ => "unfinished".into(),
-    };
-    let moves: Vec<&str> = row.moves.iter().map(|m| m.text.as_str()).collect();
-    let mut text = String::new();
-    for (k, v) in [
-        ("Game", row.game.clone()),
-        ("Variant", row.variant.clone()),
-        ("Table", row.id.clone()),
-        ("Black", name(0)),
-        ("White", name(1)),
-        ("Result", result),
-        ("Start", row.start.clone()),
-    ] {
-        text.push_str(&format!("[{k} {:?}]\n", v));
-    }
-    text.push('\n');
-    text.push_str(&moves.join(","));
-    text.push('\n');
-    text
+/// What a download asks for.
+#[derive(serde::Deserialize)]
+struct RecordQuery {
+    /// A record format's name (`boyi`, `sgf`, `pgn-wxf`, ...); Boyi's own by default.
+    format: Option<String>,
 }
 
-async fn record(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
+/// A stored game as a record file of the format asked for.
+async fn record(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(q): Query<RecordQuery>,
+) -> Response {
     let row = match load(&app, &id) {
         Ok(r) => r,
         Err(r) => return *r,
     };
-    let mut r = record_text(&row).into_response();
+    let mut rec = row.record;
+    let format = match q.format.as_deref().map(Format::parse).transpose() {
+        Ok(f) => f.unwrap_or(Format::Boyi),
+        Err(e) => return error(StatusCode::BAD_REQUEST, &e.to_string()),
+    };
+    if !Format::for_game(rec.game).contains(&format) {
+        let msg = format!("{} records are not written as {}", rec.game, format.name());
+        return error(StatusCode::BAD_REQUEST, &msg);
+    }
+    rec.tags.insert("Table".into(), row.table.clone());
+    let bytes = match boyi_records::write(std::slice::from_ref(&rec), format) {
+        Ok(b) => b,
+        Err(e) => {
+            let msg = format!("this game cannot be written as {}: {e}", format.name());
+            return error(StatusCode::UNPROCESSABLE_ENTITY, &msg);
+        }
+    };
+    let mut r = bytes.into_response();
     let h = r.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/plain; charset=utf-8"),
-    );
+    let kind = if format.is_binary() {
+        "application/octet-stream"
+    } else {
+        "text/plain; charset=utf-8"
+    };
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
     if let Ok(v) = HeaderValue::from_str(&format!(
-        "attachment; filename=\"boyi-{}-{}.txt\"",
-        row.game, row.id
+        "attachment; filename=\"boyi-{}-{}.{}\"",
+        rec.game,
+        row.table,
+        format.extension()
     )) {
         h.insert(header::CONTENT_DISPOSITION, v);
     }

@@ -75,17 +75,17 @@ impl Hub {
         for row in rows {
             match self.spawn_stored(&row) {
                 Ok(h) => {
-                    self.tables().insert(row.id.clone(), h);
+                    self.tables().insert(row.table.clone(), h);
                     n += 1;
                 }
-                Err(e) => eprintln!("boyi serve: cannot resume game {}: {e}", row.id),
+                Err(e) => eprintln!("boyi serve: cannot resume game {}: {e}", row.table),
             }
         }
         Ok(n)
     }
 
-    fn spawn_stored(&self, row: &crate::store::GameRow) -> Result<TableHandle, String> {
-        let kind: GameKind = row.game.parse().map_err(|e| format!("{e}"))?;
+    fn spawn_stored(&self, row: &boyi_store::live::LiveGame) -> Result<TableHandle, String> {
+        let kind: GameKind = row.record.game;
         with_game!(kind, G => Table::<G>::resume(row, self.store.clone(), self.engines.clone()))
             .map_err(|e| e.to_string())?
     }

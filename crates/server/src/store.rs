@@ -1,7 +1,9 @@
 //! Where the server keeps its games: the shared game database (crate `boyi-store`, SQLite in
 //! WAL mode), so every game played here is an ordinary stored game that `boyi record search`
-//! finds. What only a live table needs (its id, options, seats with their tokens, the clocks
-//! after each move) lives in the store's live tables (`boyi_store::live`). Every change of a
+//! finds, read and written in the one record model (`boyi_records::GameRecord`, each move a
+//! `RecordedMove` with its thinking time and the mover's clock). What only a live table
+//! needs (its id, options, seats with their tokens) lives in the store's live tables
+//! (`boyi_store::live`). Every change of a
 //! table (a move, an undo, a seat taken, the result) is written before it is shown to anyone,
 //! so a restart loses nothing and every unfinished game resumes.
 //!
@@ -9,65 +11,23 @@
 //! (many tables moving at once cost one commit, not one each) and then acknowledges each
 //! write. Reads use their own connection.
 
-use boyi_games::GameKind;
-use boyi_records::GameResult;
-use boyi_store::live::{LiveGame, LiveMove, LiveStart, LiveWrite};
-use serde::{Deserialize, Serialize};
+use boyi_records::{GameRecord, GameResult, Player, RecordedMove};
+use boyi_store::live::{LiveGame, LiveStart, LiveSummary, LiveWrite};
+use serde_json::{Value, json};
 use std::path::Path;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use tokio::sync::oneshot;
 
-/// A stored game: its setup as the table created it, its moves and its result.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct GameRow {
-    /// The table id (in links).
+/// A new table as it is stored: the game's header (game, variant, start position text,
+/// players, date, event) and the table's options and seats as JSON.
+pub struct NewRow {
     pub id: String,
-    pub game: String,
-    pub variant: String,
-    /// Position text of the start position.
-    pub start: String,
-    /// Table options (clock, undo, same screen) as JSON.
-    pub options: serde_json::Value,
-    /// The two seats as JSON.
-    pub seats: serde_json::Value,
+    pub header: GameRecord,
+    pub start_hash: u64,
+    pub options: Value,
+    pub seats: Value,
     pub created_ms: i64,
-    /// `black`, `white` or `draw` once finished.
-    pub winner: Option<String>,
-    pub reason: Option<String>,
-    pub finished_ms: Option<i64>,
-    pub moves: Vec<MoveRow>,
-}
-
-/// One stored move.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct MoveRow {
-    /// 0 for the first move.
-    pub ply: u32,
-    /// Canonical move text.
-    pub text: String,
-    /// `black` or `white`: who played it.
-    pub side: String,
-    /// Thinking time spent on it.
-    pub elapsed_ms: u64,
-    /// Both clocks after it (black, white), if the table has a clock.
-    pub clocks: Option<[u64; 2]>,
-    /// Hash of the position after it (for the store's position index; not sent).
-    #[serde(skip)]
-    pub hash: u64,
-}
-
-/// A short line for the list of finished games.
-#[derive(Debug, Clone, Serialize)]
-pub struct FinishedGame {
-    pub id: String,
-    pub game: String,
-    pub variant: String,
-    pub seats: serde_json::Value,
-    pub winner: Option<String>,
-    pub reason: Option<String>,
-    pub moves: u32,
-    pub finished_ms: Option<i64>,
 }
 
 type Ack = oneshot::Sender<Result<(), String>>;
@@ -85,18 +45,10 @@ pub enum StoreError {
     Store(#[from] boyi_store::StoreError),
     #[error("database write failed: {0}")]
     Write(String),
-    #[error("stored game {id} is damaged: {what}")]
-    Damaged { id: String, what: String },
 }
 
 fn open_store(path: &Path) -> Result<boyi_store::Store, StoreError> {
-    let store = boyi_store::Store::open(path)?;
-    store.ensure_live_schema()?;
-    Ok(store)
-}
-
-fn seat_name(seats: &serde_json::Value, i: usize) -> String {
-    seats[i]["name"].as_str().unwrap_or_default().to_string()
+    Ok(boyi_store::Store::open(path)?)
 }
 
 impl Store {
@@ -125,20 +77,12 @@ impl Store {
             .map_err(StoreError::Write)
     }
 
-    /// Stores a new game (no moves yet); `start_hash` is its start position's hash.
-    pub async fn create(&self, row: GameRow, start_hash: u64) -> Result<(), StoreError> {
-        let game: GameKind = row.game.parse().map_err(|e| StoreError::Damaged {
-            id: row.id.clone(),
-            what: format!("{e}"),
-        })?;
+    /// Stores a new game (no moves yet).
+    pub async fn create(&self, row: NewRow) -> Result<(), StoreError> {
         self.write(LiveWrite::Begin(Box::new(LiveStart {
             table: row.id,
-            game,
-            variant: row.variant,
-            start: row.start,
-            start_hash,
-            black: seat_name(&row.seats, 0),
-            white: seat_name(&row.seats, 1),
+            header: row.header,
+            start_hash: row.start_hash,
             options: row.options.to_string(),
             seats: row.seats.to_string(),
             created_ms: row.created_ms,
@@ -146,57 +90,56 @@ impl Store {
         .await
     }
 
-    pub async fn append_move(&self, id: &str, mv: MoveRow) -> Result<(), StoreError> {
+    /// Stores move `ply` (from 1) and the hash of the position it leads to.
+    pub async fn append_move(
+        &self,
+        id: &str,
+        ply: usize,
+        mv: RecordedMove,
+        hash_after: u64,
+    ) -> Result<(), StoreError> {
         self.write(LiveWrite::Move {
             table: id.into(),
-            mv: LiveMove {
-                ply: mv.ply as usize + 1,
-                text: mv.text,
-                side: mv.side,
-                time_ms: mv.elapsed_ms,
-                clocks: mv.clocks,
-                hash_after: mv.hash,
-            },
+            ply,
+            mv,
+            hash_after,
         })
         .await
     }
 
-    /// Keeps the first `plies` moves (undo); `removed` are the moves taken back.
+    /// Keeps the first `keep` moves (undo); `removed` are the `(ply, hash after)` of the
+    /// moves taken back.
     pub async fn truncate(
         &self,
         id: &str,
-        plies: u32,
-        removed: &[MoveRow],
+        keep: usize,
+        removed: Vec<(usize, u64)>,
     ) -> Result<(), StoreError> {
         self.write(LiveWrite::TakeBack {
             table: id.into(),
-            keep: plies as usize,
-            removed: removed
-                .iter()
-                .map(|m| (m.ply as usize + 1, m.hash))
-                .collect(),
+            keep,
+            removed,
         })
         .await
     }
 
-    pub async fn set_seats(&self, id: &str, seats: serde_json::Value) -> Result<(), StoreError> {
+    /// New seats (JSON) and the players they name.
+    pub async fn set_seats(
+        &self,
+        id: &str,
+        seats: Value,
+        players: [Player; 2],
+    ) -> Result<(), StoreError> {
         self.write(LiveWrite::Seats {
             table: id.into(),
-            black: seat_name(&seats, 0),
-            white: seat_name(&seats, 1),
             seats: seats.to_string(),
+            players,
         })
         .await
     }
 
-    /// Records the result: `winner` is `black`, `white` or `draw`.
-    pub async fn finish(&self, id: &str, winner: &str, reason: &str) -> Result<(), StoreError> {
-        let result = GameResult::from_word(winner)
-            .map(|r| GameResult {
-                reason: reason.into(),
-                ..r
-            })
-            .ok_or_else(|| StoreError::Write(format!("unknown result {winner:?}")))?;
+    /// Records the result.
+    pub async fn finish(&self, id: &str, result: GameResult) -> Result<(), StoreError> {
         self.write(LiveWrite::Finish {
             table: id.into(),
             result,
@@ -214,13 +157,13 @@ impl Store {
     }
 
     /// One game with its moves.
-    pub fn load(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
-        self.with_reader(|s| s.live_game(id)?.map(row_of).transpose())
+    pub fn load(&self, id: &str) -> Result<Option<LiveGame>, StoreError> {
+        self.with_reader(|s| Ok(s.live_game(id)?))
     }
 
     /// Every game without a result, oldest first.
-    pub fn unfinished(&self) -> Result<Vec<GameRow>, StoreError> {
-        self.with_reader(|s| s.live_unfinished()?.into_iter().map(row_of).collect())
+    pub fn unfinished(&self) -> Result<Vec<LiveGame>, StoreError> {
+        self.with_reader(|s| Ok(s.live_unfinished()?))
     }
 
     /// The id in the game database of the table `id`.
@@ -228,58 +171,42 @@ impl Store {
         self.with_reader(|s| Ok(s.live_id(id)?))
     }
 
-    /// The most recently finished games, newest first.
-    pub fn finished(&self, limit: u32) -> Result<Vec<FinishedGame>, StoreError> {
+    /// The most recently finished games, newest first, as the lobby lists them.
+    pub fn finished(&self, limit: u32) -> Result<Vec<Value>, StoreError> {
         self.with_reader(|s| {
             Ok(s.live_finished(limit as usize)?
-                .into_iter()
-                .map(|g| FinishedGame {
-                    id: g.table,
-                    game: g.game,
-                    variant: g.variant,
-                    seats: serde_json::from_str(&g.seats).unwrap_or_default(),
-                    winner: g.result,
-                    reason: Some(g.reason),
-                    moves: g.plies as u32,
-                    finished_ms: g.finished_ms,
-                })
+                .iter()
+                .map(finished_json)
                 .collect())
         })
     }
 }
 
-fn row_of(g: LiveGame) -> Result<GameRow, StoreError> {
-    let damaged = |what: String| StoreError::Damaged {
-        id: g.table.clone(),
-        what,
-    };
-    let options = serde_json::from_str(&g.options).map_err(|e| damaged(format!("options: {e}")))?;
-    let seats = serde_json::from_str(&g.seats).map_err(|e| damaged(format!("seats: {e}")))?;
-    let moves = g
-        .moves
-        .iter()
-        .map(|m| MoveRow {
-            ply: m.ply as u32 - 1,
-            text: m.text.clone(),
-            side: m.side.clone(),
-            elapsed_ms: m.time_ms,
-            clocks: m.clocks,
-            hash: 0,
-        })
-        .collect();
-    Ok(GameRow {
-        id: g.table,
-        game: g.game,
-        variant: g.variant,
-        start: g.start,
-        options,
-        seats,
-        created_ms: g.created_ms,
-        reason: g.result.as_ref().map(|_| g.reason.clone()),
-        winner: g.result,
-        finished_ms: g.finished_ms,
-        moves,
+fn finished_json(g: &LiveSummary) -> Value {
+    let seats: Value = serde_json::from_str(&g.seats).unwrap_or_default();
+    json!({
+        "id": g.table,
+        "game": g.game.name(),
+        "variant": g.variant,
+        "seats": public_seats(&seats),
+        "winner": g.result.as_ref().map(GameResult::winner_word),
+        "reason": g.result.as_ref().map(GameResult::text),
+        "moves": g.plies,
+        "finished_ms": g.finished_ms,
     })
+}
+
+/// Seats without their secret tokens.
+pub fn public_seats(seats: &Value) -> Value {
+    let mut seats = seats.clone();
+    if let Some(a) = seats.as_array_mut() {
+        for s in a {
+            if let Some(o) = s.as_object_mut() {
+                o.remove("token");
+            }
+        }
+    }
+    seats
 }
 
 fn write_loop(mut store: boyi_store::Store, rx: Receiver<(LiveWrite, Ack)>) {
@@ -316,31 +243,30 @@ pub fn now_ms() -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boyi_core::{Reason, Side};
+    use boyi_games::GameKind;
 
-    fn row(id: &str) -> GameRow {
-        GameRow {
+    fn row(id: &str) -> NewRow {
+        let mut header = GameRecord::new(GameKind::Gomoku);
+        header.variant = Some("freestyle".into());
+        header.start = Some("5/5/5/5/5 b".into());
+        header.set_name(Side::Black, "Ann");
+        header.set_name(Side::White, "Bo");
+        NewRow {
             id: id.into(),
-            game: "gomoku".into(),
-            variant: "freestyle".into(),
-            start: "5/5/5/5/5 b".into(),
-            options: serde_json::json!({}),
-            seats: serde_json::json!([{"name": "Ann"}, {"name": "Bo"}]),
+            header,
+            start_hash: 7,
+            options: json!({}),
+            seats: json!([{"name": "Ann", "token": "secret"}, {"name": "Bo"}]),
             created_ms: 1,
-            winner: None,
-            reason: None,
-            finished_ms: None,
-            moves: vec![],
         }
     }
 
-    fn mv(ply: u32, text: &str) -> MoveRow {
-        MoveRow {
-            ply,
-            text: text.into(),
-            side: "black".into(),
-            elapsed_ms: 5,
-            clocks: Some([1000, 2000]),
-            hash: 100 + ply as u64,
+    fn mv(i: u64, text: &str) -> RecordedMove {
+        RecordedMove {
+            time_ms: Some(5),
+            clock_ms: Some(1000 - i),
+            ..RecordedMove::new(text)
         }
     }
 
@@ -350,38 +276,41 @@ mod tests {
         let path = dir.path().join("t.sqlite");
         {
             let store = Store::open(&path).unwrap();
-            store.create(row("a"), 7).await.unwrap();
-            store.create(row("b"), 7).await.unwrap();
+            store.create(row("a")).await.unwrap();
+            store.create(row("b")).await.unwrap();
             // A table id is unique.
-            assert!(store.create(row("a"), 7).await.is_err());
-            let moves: Vec<MoveRow> = ["c3", "d4", "e5"]
-                .iter()
-                .enumerate()
-                .map(|(i, t)| mv(i as u32, t))
-                .collect();
-            for m in &moves {
-                store.append_move("a", m.clone()).await.unwrap();
+            assert!(store.create(row("a")).await.is_err());
+            for (i, t) in ["c3", "d4", "e5"].iter().enumerate() {
+                let ply = i + 1;
+                store
+                    .append_move("a", ply, mv(i as u64, t), 100 + i as u64)
+                    .await
+                    .unwrap();
             }
             // A second move with the same ply is refused, and changes nothing.
-            assert!(store.append_move("a", mv(1, "a1")).await.is_err());
-            assert!(store.append_move("zz", mv(0, "a1")).await.is_err());
-            store.truncate("a", 2, &moves[2..]).await.unwrap();
-            store.finish("b", "draw", "agreed").await.unwrap();
-            assert!(store.append_move("b", mv(0, "a1")).await.is_err());
+            assert!(store.append_move("a", 2, mv(9, "a1"), 0).await.is_err());
+            assert!(store.append_move("zz", 1, mv(9, "a1"), 0).await.is_err());
+            store.truncate("a", 2, vec![(3, 102)]).await.unwrap();
+            let draw = GameResult::draw(Reason::Agreement);
+            store.finish("b", draw.clone()).await.unwrap();
+            assert!(store.finish("b", draw).await.is_err(), "over already");
+            assert!(store.append_move("b", 1, mv(0, "a1"), 0).await.is_err());
         }
         let store = Store::open(&path).unwrap();
         let a = store.load("a").unwrap().unwrap();
-        let plain = |m: MoveRow| MoveRow { hash: 0, ..m };
-        assert_eq!(a.moves, vec![plain(mv(0, "c3")), plain(mv(1, "d4"))]);
+        assert_eq!(a.record.moves, vec![mv(0, "c3"), mv(1, "d4")]);
+        assert_eq!(a.record.name(Side::White), "Bo");
         let open: Vec<String> = store
             .unfinished()
             .unwrap()
             .into_iter()
-            .map(|g| g.id)
+            .map(|g| g.table)
             .collect();
         assert_eq!(open, vec!["a"]);
         let done = store.finished(10).unwrap();
-        assert_eq!(done[0].winner.as_deref(), Some("draw"));
+        assert_eq!(done[0]["winner"], "draw");
+        assert_eq!(done[0]["reason"], "agreement");
+        assert!(done[0]["seats"][0].get("token").is_none(), "tokens stay secret");
         assert!(store.load("zz").unwrap().is_none());
         // The same games, seen as the game database sees them.
         let db = boyi_store::Store::open(&path).unwrap();
@@ -389,8 +318,7 @@ mod tests {
             player: Some("Ann".into()),
             ..Default::default()
         };
-        let found = db.search(&q).unwrap();
-        assert_eq!(found.len(), 2);
+        assert_eq!(db.search(&q).unwrap().len(), 2);
         let id = store.game_id("a").unwrap().unwrap();
         assert_eq!(db.load(id).unwrap().moves.len(), 2);
         let hits = db.search_position(100, &Default::default()).unwrap();

@@ -10,8 +10,11 @@ use crate::external::Engines;
 use crate::games::ServerGame;
 use crate::protocol::VERSION;
 use crate::seat::{Seat, SeatKind, TableOptions, check_name, new_token, same_token, side_name};
-use crate::store::{GameRow, MoveRow, Store};
-use boyi_core::{Game, Side};
+use crate::store::{NewRow, Store};
+use boyi_core::{Game, Reason, Side};
+use boyi_games::GameKind;
+use boyi_records::{Date, GameRecord, GameResult, Player, RecordedMove};
+use boyi_store::live::LiveGame;
 use boyi_engines::{
     BuildContext, Clock, GameHistory, Info, Limits, PlayerThread, Score, SearchEvent,
 };
@@ -103,36 +106,48 @@ pub struct TableHandle {
     pub summary: Arc<Mutex<Value>>,
 }
 
-struct MoveRec {
-    text: String,
+/// A move played at the table: the move as the record keeps it (text, thinking time, the
+/// mover's clock after it), and what the table derives from the position it was played in.
+struct Played {
+    mv: RecordedMove,
     side: Side,
-    elapsed_ms: u64,
     notations: Vec<(&'static str, String)>,
-    clocks: Option<[u64; 2]>,
     /// Hash of the position after the move (the store indexes it).
     hash: u64,
 }
 
-impl MoveRec {
+impl Played {
     fn json(&self) -> Value {
-        let mut v = json!({"text": self.text, "side": side_name(self.side), "ms": self.elapsed_ms});
+        let mut v = json!({"text": self.mv.text, "side": side_name(self.side),
+                           "ms": self.mv.time_ms.unwrap_or(0)});
         for (k, t) in &self.notations {
             v[*k] = t.as_str().into();
         }
         v
     }
+}
 
-    /// The move as the store keeps it (`ply` 0 for the first move).
-    fn row(&self, ply: usize) -> MoveRow {
-        MoveRow {
-            ply: ply as u32,
-            text: self.text.clone(),
-            side: side_name(self.side).into(),
-            elapsed_ms: self.elapsed_ms,
-            clocks: self.clocks,
-            hash: self.hash,
+/// Both clocks after the moves of `log`: each side's clock after its last move, `base`
+/// before its first.
+fn clocks_after(log: &[Played], base: Duration) -> [Duration; 2] {
+    let mut clocks = [base; 2];
+    for p in log {
+        if let Some(ms) = p.mv.clock_ms {
+            clocks[p.side.index()] = Duration::from_millis(ms);
         }
     }
+    clocks
+}
+
+/// The players the seats name: a computer seat's player spec beside its name.
+fn players(seats: &[Seat; 2]) -> [Player; 2] {
+    seats.clone().map(|s| Player {
+        spec: match &s.kind {
+            SeatKind::Computer { player, .. } => Some(player.clone()),
+            SeatKind::Human { .. } => None,
+        },
+        name: s.name,
+    })
 }
 
 struct Engine<G: ServerGame> {
@@ -147,20 +162,15 @@ struct EngineEvent<G: ServerGame> {
     event: SearchEvent<G>,
 }
 
-struct TableResult {
-    winner: Option<Side>,
-    reason: String,
-}
-
 pub struct Table<G: ServerGame> {
     id: String,
     options: TableOptions,
     seats: [Seat; 2],
     history: GameHistory<G>,
-    log: Vec<MoveRec>,
+    log: Vec<Played>,
     clocks: Option<[Duration; 2]>,
     turn_started: Instant,
-    result: Option<TableResult>,
+    result: Option<GameResult>,
     draw_offer: Option<Side>,
     undo_request: Option<Side>,
     watchers: HashMap<u64, Outbox>,
@@ -195,59 +205,57 @@ impl<G: ServerGame> Table<G> {
         store: Store,
         external: Arc<Engines>,
     ) -> Result<TableHandle, String> {
-        let row = GameRow {
+        let kind: GameKind = G::NAME.parse().map_err(|e| format!("{e}"))?;
+        let created_ms = crate::store::now_ms();
+        let mut header = GameRecord::new(kind);
+        header.variant = Some(new.start.variant().to_string());
+        header.start = Some(new.start.to_text());
+        header.players = players(&new.seats);
+        header.date = Some(Date::of_unix_ms(created_ms));
+        header.event = "boyi serve".into();
+        let row = NewRow {
             id: new.id.clone(),
-            game: G::NAME.into(),
-            variant: new.start.variant().to_string(),
-            start: new.start.to_text(),
+            header,
+            start_hash: new.start.hash(),
             options: serde_json::to_value(new.options).map_err(|e| e.to_string())?,
             seats: serde_json::to_value(&new.seats).map_err(|e| e.to_string())?,
-            created_ms: crate::store::now_ms(),
-            winner: None,
-            reason: None,
-            finished_ms: None,
-            moves: vec![],
+            created_ms,
         };
-        store
-            .create(row, new.start.hash())
-            .await
-            .map_err(|e| e.to_string())?;
+        store.create(row).await.map_err(|e| e.to_string())?;
         Ok(Self::spawn(new, Vec::new(), None, store, external))
     }
 
     /// Rebuilds a stored table (unfinished: it resumes; finished: it can be watched).
     pub fn resume(
-        row: &GameRow,
+        row: &LiveGame,
         store: Store,
         external: Arc<Engines>,
     ) -> Result<TableHandle, String> {
-        let variant: G::Variant = row.variant.parse().map_err(|e| format!("{e}"))?;
-        let start = G::from_text(&variant, &row.start).map_err(|e| format!("start: {e}"))?;
+        let rec = &row.record;
+        let start: G = boyi_records::start_position(rec).map_err(|e| e.to_string())?;
         let options: TableOptions =
-            serde_json::from_value(row.options.clone()).map_err(|e| format!("options: {e}"))?;
+            serde_json::from_str(&row.options).map_err(|e| format!("options: {e}"))?;
         let seats: [Seat; 2] =
-            serde_json::from_value(row.seats.clone()).map_err(|e| format!("seats: {e}"))?;
-        let result = row.winner.as_ref().map(|w| TableResult {
-            winner: match w.as_str() {
-                "black" => Some(Side::Black),
-                "white" => Some(Side::White),
-                _ => None,
-            },
-            reason: row.reason.clone().unwrap_or_default(),
-        });
+            serde_json::from_str(&row.seats).map_err(|e| format!("seats: {e}"))?;
         let new = NewTable {
-            id: row.id.clone(),
+            id: row.table.clone(),
             start,
             options,
             seats,
         };
-        Ok(Self::spawn(new, row.moves.clone(), result, store, external))
+        Ok(Self::spawn(
+            new,
+            rec.moves.clone(),
+            rec.result.clone(),
+            store,
+            external,
+        ))
     }
 
     fn spawn(
         new: NewTable<G>,
-        moves: Vec<MoveRow>,
-        result: Option<TableResult>,
+        moves: Vec<RecordedMove>,
+        result: Option<GameResult>,
         store: Store,
         external: Arc<Engines>,
     ) -> TableHandle {
@@ -288,38 +296,31 @@ impl<G: ServerGame> Table<G> {
     }
 
     /// Plays stored moves (canonical texts, so each must parse and be legal).
-    fn replay(&mut self, moves: Vec<MoveRow>) {
-        for m in moves {
+    fn replay(&mut self, moves: Vec<RecordedMove>) {
+        for (i, m) in moves.into_iter().enumerate() {
             let side = self.history.current().side_to_move();
             let Ok(mv) = self.history.current().parse_move(&m.text) else {
-                self.result = Some(TableResult {
-                    winner: None,
-                    reason: format!("stored move {} ({}) is illegal", m.ply + 1, m.text),
-                });
+                let what = format!("stored move {} ({}) is illegal", i + 1, m.text);
+                self.result = Some(GameResult::draw(Reason::Unknown).with_detail(what));
                 break;
             };
             let notations = self.history.current().notations(&mv);
             self.history.push(mv);
             let hash = self.history.current().hash();
-            if let (Some(c), Some(after)) = (&mut self.clocks, m.clocks) {
-                *c = after.map(Duration::from_millis);
-            }
-            self.log.push(MoveRec {
-                text: m.text,
+            self.log.push(Played {
+                mv: m,
                 side,
-                elapsed_ms: m.elapsed_ms,
                 notations,
-                clocks: m.clocks,
                 hash,
             });
+        }
+        if let (Some(c), Some(spec)) = (&mut self.clocks, self.options.clock) {
+            *c = clocks_after(&self.log, Duration::from_millis(spec.base_ms));
         }
         if self.result.is_none()
             && let Some(o) = self.history.current().outcome()
         {
-            self.result = Some(TableResult {
-                winner: o.winner,
-                reason: o.reason.into(),
-            });
+            self.result = Some(o.into());
         }
     }
 
@@ -500,7 +501,7 @@ impl<G: ServerGame> Table<G> {
     async fn save_seats(&mut self, seats: [Seat; 2]) -> Result<(), String> {
         let json = serde_json::to_value(&seats).map_err(|e| e.to_string())?;
         self.store
-            .set_seats(&self.id, json)
+            .set_seats(&self.id, json, players(&seats))
             .await
             .map_err(|e| e.to_string())?;
         self.seats = seats;
@@ -517,18 +518,15 @@ impl<G: ServerGame> Table<G> {
         match act {
             Act::Move(text) => self.human_move(side, &text).await,
             Act::Resign => {
-                self.finish(
-                    Some(side.opponent()),
-                    format!("{} resigned", G::side_name(side)),
-                )
-                .await
+                self.finish(GameResult::win(side.opponent(), Reason::Resignation))
+                    .await
             }
             Act::OfferDraw => {
                 if opponent_is_computer {
                     return Err("the computer does not accept draw offers".into());
                 }
                 if self.options.local || self.draw_offer == Some(side.opponent()) {
-                    return self.finish(None, "agreed draw".into()).await;
+                    return self.finish(GameResult::draw(Reason::Agreement)).await;
                 }
                 self.draw_offer = Some(side);
                 Ok(())
@@ -539,7 +537,7 @@ impl<G: ServerGame> Table<G> {
                 }
                 self.draw_offer = None;
                 if accept {
-                    self.finish(None, "agreed draw".into()).await
+                    self.finish(GameResult::draw(Reason::Agreement)).await
                 } else {
                     Ok(())
                 }
@@ -608,28 +606,29 @@ impl<G: ServerGame> Table<G> {
         let pos = self.history.current();
         let mut after = pos.clone();
         after.play(&mv);
-        let rec = MoveRec {
-            text: pos.format_move(&mv),
+        let played = Played {
+            mv: RecordedMove {
+                time_ms: Some(elapsed.as_millis() as u64),
+                clock_ms: clocks.map(|c| c[side.index()].as_millis() as u64),
+                ..RecordedMove::new(pos.format_move(&mv))
+            },
             side,
-            elapsed_ms: elapsed.as_millis() as u64,
             notations: pos.notations(&mv),
-            clocks: clocks.map(|c| c.map(|d| d.as_millis() as u64)),
             hash: after.hash(),
         };
-        let row = rec.row(self.log.len());
         self.store
-            .append_move(&self.id, row)
+            .append_move(&self.id, self.log.len() + 1, played.mv.clone(), played.hash)
             .await
             .map_err(|e| e.to_string())?;
         self.history.push(mv);
-        self.log.push(rec);
+        self.log.push(played);
         self.clocks = clocks;
         self.turn_started = Instant::now();
         self.draw_offer = None;
         self.undo_request = None;
         self.thinking = None;
         if let Some(o) = self.history.current().outcome() {
-            self.finish(o.winner, o.reason.into()).await?;
+            self.finish(o.into()).await?;
         }
         Ok(())
     }
@@ -639,9 +638,11 @@ impl<G: ServerGame> Table<G> {
         let Some(last) = self.log.iter().rposition(|m| m.side == side) else {
             return Err("you have no move to take back".into());
         };
-        let removed: Vec<MoveRow> = (last..self.log.len()).map(|i| self.log[i].row(i)).collect();
+        let removed: Vec<(usize, u64)> = (last..self.log.len())
+            .map(|i| (i + 1, self.log[i].hash))
+            .collect();
         self.store
-            .truncate(&self.id, last as u32, &removed)
+            .truncate(&self.id, last, removed)
             .await
             .map_err(|e| e.to_string())?;
         self.cancel_engine();
@@ -650,13 +651,7 @@ impl<G: ServerGame> Table<G> {
             self.history.pop();
         }
         if let (Some(c), Some(spec)) = (&mut self.clocks, self.options.clock) {
-            let base = Duration::from_millis(spec.base_ms);
-            *c = self
-                .log
-                .last()
-                .and_then(|m| m.clocks)
-                .map(|a| a.map(Duration::from_millis))
-                .unwrap_or([base; 2]);
+            *c = clocks_after(&self.log, Duration::from_millis(spec.base_ms));
         }
         self.turn_started = Instant::now();
         self.undo_request = None;
@@ -665,17 +660,16 @@ impl<G: ServerGame> Table<G> {
         Ok(())
     }
 
-    async fn finish(&mut self, winner: Option<Side>, reason: String) -> Result<(), String> {
-        let w = winner.map(side_name).unwrap_or("draw");
+    async fn finish(&mut self, result: GameResult) -> Result<(), String> {
         self.store
-            .finish(&self.id, w, &reason)
+            .finish(&self.id, result.clone())
             .await
             .map_err(|e| e.to_string())?;
         if let (Some(c), false) = (&mut self.clocks, self.log.is_empty()) {
             let left = &mut c[self.history.current().side_to_move().index()];
             *left = left.saturating_sub(self.turn_started.elapsed());
         }
-        self.result = Some(TableResult { winner, reason });
+        self.result = Some(result);
         self.cancel_engine();
         self.engines = [None, None];
         self.draw_offer = None;
@@ -688,8 +682,8 @@ impl<G: ServerGame> Table<G> {
             return;
         }
         let loser = self.to_move();
-        let reason = format!("{} ran out of time", G::side_name(loser));
-        if self.finish(Some(loser.opponent()), reason).await.is_ok() {
+        let result = GameResult::win(loser.opponent(), Reason::Time);
+        if self.finish(result).await.is_ok() {
             self.broadcast_state();
         }
     }
@@ -718,8 +712,9 @@ impl<G: ServerGame> Table<G> {
             match self.spawn_engine(side, &player) {
                 Ok(e) => self.engines[side.index()] = Some(e),
                 Err(e) => {
-                    let reason = format!("{player} could not start: {e}");
-                    if let Err(e) = self.finish(Some(side.opponent()), reason).await {
+                    let result = GameResult::win(side.opponent(), Reason::Crash)
+                        .with_detail(format!("{player} could not start: {e}"));
+                    if let Err(e) = self.finish(result).await {
                         log(&self.id, &e);
                     }
                     self.broadcast_state();
@@ -782,12 +777,14 @@ impl<G: ServerGame> Table<G> {
                 let outcome = match result {
                     Ok(mv) if self.history.current().is_legal(&mv) => self.play(mv).await,
                     Ok(mv) => {
-                        let reason = format!("the computer played an illegal move ({mv:?})");
-                        self.finish(Some(ev.side.opponent()), reason).await
+                        let result = GameResult::win(ev.side.opponent(), Reason::IllegalMove)
+                            .with_detail(format!("{mv:?}"));
+                        self.finish(result).await
                     }
                     Err(e) => {
-                        let reason = format!("the computer gave up: {e}");
-                        self.finish(Some(ev.side.opponent()), reason).await
+                        let result = GameResult::win(ev.side.opponent(), Reason::Crash)
+                            .with_detail(e.to_string());
+                        self.finish(result).await
                     }
                 };
                 if let Err(e) = outcome {
@@ -874,8 +871,8 @@ impl<G: ServerGame> Table<G> {
         match &self.result {
             None => Value::Null,
             Some(r) => json!({
-                "winner": r.winner.map(side_name),
-                "reason": r.reason,
+                "winner": r.winner().map(side_name),
+                "reason": r.text(),
             }),
         }
     }
@@ -886,7 +883,7 @@ impl<G: ServerGame> Table<G> {
         v["options"] = json!(self.options);
         v["seats"] = self.public_seats();
         v["start"] = self.history.start().to_text().into();
-        v["moves"] = self.log.iter().map(MoveRec::json).collect();
+        v["moves"] = self.log.iter().map(Played::json).collect();
         v
     }
 
@@ -896,7 +893,7 @@ impl<G: ServerGame> Table<G> {
         let mut v = self.live_json();
         v["type"] = "update".into();
         v["plies"] = self.log.len().into();
-        v["move"] = self.log.last().map_or(Value::Null, MoveRec::json);
+        v["move"] = self.log.last().map_or(Value::Null, Played::json);
         v
     }
 

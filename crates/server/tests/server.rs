@@ -61,7 +61,7 @@ async fn full_game<G: Game>(server: &TestServer, mut req: Value, seed: u64) -> (
     let last = a.fresh_state(&table).await;
     let o = local.outcome().unwrap();
     assert_eq!(last["status"], "finished");
-    assert_eq!(last["result"]["reason"], o.reason);
+    assert_eq!(last["result"]["reason"], o.reason.words());
     let winner = o.winner.map(|s| {
         if s == boyi_core::Side::Black {
             "black"
@@ -84,6 +84,34 @@ async fn full_game<G: Game>(server: &TestServer, mut req: Value, seed: u64) -> (
     let (status, record) = http_get(server.addr, &format!("/api/games/{table}/record")).await;
     assert_eq!(status, 200);
     assert!(record.contains(&format!("[Game \"{}\"]", G::NAME)));
+    // Every format the page offers reads back to the same game, or is refused with the
+    // reason (a 9x9 board in RenLib, a 15x15 Connect6 game in the championship text).
+    let variant = local.variant().to_string();
+    for f in stored["formats"].as_array().unwrap() {
+        let name = f["name"].as_str().unwrap();
+        let path = format!("/api/games/{table}/record?format={name}");
+        let (status, bytes) = common::http_get_bytes(server.addr, &path).await;
+        if status == 422 {
+            let why = String::from_utf8_lossy(&bytes).to_string();
+            assert!(why.contains("cannot be written as"), "{name}: {why}");
+            continue;
+        }
+        assert_eq!(status, 200, "{name}");
+        let format = boyi_records::Format::parse(name).unwrap();
+        let opts = boyi_records::ReadOptions {
+            variant: Some(variant.clone()),
+        };
+        let back = boyi_records::read(&bytes, format, &opts)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .remove(0);
+        assert_eq!(back.record.moves.len(), plies, "{name}");
+        assert_eq!(back.final_text, local.to_text(), "{name}");
+        let winner = back.record.result.map(|r| r.winner());
+        assert_eq!(winner, local.outcome().map(|o| o.winner), "{name}");
+    }
+    assert!(stored["formats"].as_array().unwrap().len() >= 2);
+    let (status, _) = http_get(server.addr, &format!("/api/games/{table}/record?format=xyz")).await;
+    assert_eq!(status, 400);
     (table, local)
 }
 
@@ -441,7 +469,7 @@ async fn lobby_seats_draws_and_the_analysis_board() {
         }
     };
     assert_eq!(s["result"]["winner"], Value::Null);
-    assert_eq!(s["result"]["reason"], "agreed draw");
+    assert_eq!(s["result"]["reason"], "agreement");
     // The analysis board: inspect a line, then let an engine think about it.
     a.send(
         json!({"v": 1, "type": "inspect", "id": 7, "game": "xiangqi", "moves": ["h2e2", "h9g7"]}),
@@ -528,8 +556,9 @@ async fn served_games_are_in_the_game_database_and_updates_stay_small() {
     let found = store.search(&q).unwrap();
     assert_eq!(found.len(), 1);
     let g = &found[0];
-    assert_eq!((g.black.as_str(), g.white.as_str()), ("Ann", "Bo"));
-    assert_eq!((g.result.as_deref(), g.plies), (Some("black"), 9));
+    assert_eq!(g.players, ["Ann", "Bo"]);
+    let winner = g.result.as_ref().map(|r| r.winner_word());
+    assert_eq!((winner, g.plies), (Some("black"), 9));
     let rec = store.load(g.id).unwrap();
     let texts: Vec<&str> = rec.moves.iter().map(|m| m.text.as_str()).collect();
     assert_eq!(texts, line);

@@ -1,18 +1,29 @@
 //! The game database of Boyi (SQLite, WAL mode): finished games imported from records or
-//! played by `boyi match`, and live games that `boyi serve` writes move by move (a game
-//! without a result is unfinished). Every position of every game is indexed by its Zobrist
-//! hash, so "which stored games reached this position, and what was played next" is one
-//! indexed query. The schema is documented in docs/store.md; [`MIGRATIONS`] bring any older
-//! file up to date when it is opened.
+//! played by `boyi match`, games that `boyi engine --record` and `boyi serve` write move by
+//! move (a game without a result is unfinished), and the live tables of the server. Every
+//! position of every game is indexed by its Zobrist hash, so "which stored games reached
+//! this position, and what was played next" is one indexed query.
+//!
+//! The interface speaks the record model of `boyi-records` alone: a game goes in and comes
+//! out as a [`GameRecord`] (moves as [`boyi_records::RecordedMove`], the result as a
+//! [`boyi_records::GameResult`]); searches take a [`Query`] and give [`GameSummary`] rows;
+//! the server's tables go through [`live`]. No SQL or SQLite type leaves the crate: the SQL
+//! lives in [`rows`] (games, moves, positions), [`live`] (the server's tables) and
+//! [`schema`] (the versions and their migrations), so another database can stand behind
+//! the same interface. The schema is documented in docs/store.md.
 
+use boyi_core::Side;
 use boyi_games::GameKind;
+use boyi_records::date::DateQuery;
 use boyi_records::{Checked, GameRecord, GameResult, RecordedMove};
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use rusqlite::Connection;
 use std::path::Path;
 
 pub mod live;
+mod rows;
+pub mod schema;
 
-pub use rusqlite;
+pub use schema::MIGRATIONS;
 
 /// The database file the command line and the server use unless told otherwise.
 pub const DEFAULT_PATH: &str = "boyi.sqlite";
@@ -27,52 +38,6 @@ pub enum StoreError {
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
-/// Schema versions: `MIGRATIONS[i]` takes a database from version `i` to `i + 1`
-/// (`PRAGMA user_version`).
-pub const MIGRATIONS: &[&str] = &[r#"
-CREATE TABLE games (
-    id         INTEGER PRIMARY KEY,
-    game       TEXT    NOT NULL,
-    variant    TEXT    NOT NULL,
-    size       INTEGER,
-    start      TEXT,
-    black      TEXT    NOT NULL DEFAULT '',
-    white      TEXT    NOT NULL DEFAULT '',
-    result     TEXT CHECK (result IN ('black', 'white', 'draw')),
-    reason     TEXT    NOT NULL DEFAULT '',
-    date       TEXT    NOT NULL DEFAULT '',
-    event      TEXT    NOT NULL DEFAULT '',
-    site       TEXT    NOT NULL DEFAULT '',
-    source     TEXT    NOT NULL DEFAULT '',
-    plies      INTEGER NOT NULL DEFAULT 0,
-    created_at TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
-);
-CREATE INDEX games_black  ON games (black);
-CREATE INDEX games_white  ON games (white);
-CREATE INDEX games_date   ON games (date);
-CREATE INDEX games_game   ON games (game, variant);
-CREATE TABLE game_tags (
-    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    key     TEXT    NOT NULL,
-    value   TEXT    NOT NULL,
-    PRIMARY KEY (game_id, key)
-) WITHOUT ROWID;
-CREATE TABLE moves (
-    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    ply     INTEGER NOT NULL,
-    move    TEXT    NOT NULL,
-    time_ms INTEGER,
-    comment TEXT,
-    PRIMARY KEY (game_id, ply)
-) WITHOUT ROWID;
-CREATE TABLE positions (
-    hash    INTEGER NOT NULL,
-    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    ply     INTEGER NOT NULL,
-    PRIMARY KEY (hash, game_id, ply)
-) WITHOUT ROWID;
-"#];
-
 /// A game's row id.
 pub type GameId = i64;
 
@@ -81,16 +46,37 @@ pub struct Store {
     conn: Connection,
 }
 
+/// Which results a search wants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultFilter {
+    /// Games won by this side, or drawn (`None`).
+    Finished(Option<Side>),
+    Unfinished,
+}
+
+impl std::str::FromStr for ResultFilter {
+    type Err = String;
+
+    /// `black`, `white` (or `red`), `draw` or `unfinished`.
+    fn from_str(s: &str) -> std::result::Result<ResultFilter, String> {
+        match s {
+            "unfinished" => Ok(ResultFilter::Unfinished),
+            w => boyi_records::parse_winner(w)
+                .map(ResultFilter::Finished)
+                .map_err(|_| format!("result {s:?} must be black, white, draw or unfinished")),
+        }
+    }
+}
+
 /// What to look for; empty fields match everything.
 #[derive(Debug, Clone, Default)]
 pub struct Query {
     pub game: Option<GameKind>,
     /// Either side's name (exact match).
     pub player: Option<String>,
-    /// `black`, `white`, `draw`, or `unfinished`.
-    pub result: Option<String>,
-    /// A date prefix (`2024`, `2024-05`) or an inclusive range `FROM..TO`.
-    pub date: Option<String>,
+    pub result: Option<ResultFilter>,
+    /// A date prefix or range, checked ([`boyi_records::date::parse_date_query`]).
+    pub date: Option<DateQuery>,
     pub limit: Option<usize>,
 }
 
@@ -98,14 +84,17 @@ pub struct Query {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameSummary {
     pub id: GameId,
-    pub game: String,
+    pub game: GameKind,
     pub variant: String,
-    pub black: String,
-    pub white: String,
-    pub result: Option<String>,
+    /// The players' names by [`Side::index`].
+    pub players: [String; 2],
+    pub result: Option<GameResult>,
+    /// The date in Boyi's form (`2024-05-01`, `2024-05`), empty when unknown.
     pub date: String,
     pub event: String,
     pub plies: usize,
+    /// Where the game came from: `import`, `match`, `serve`, `engine`.
+    pub source: String,
 }
 
 /// A stored game that reached a searched position.
@@ -118,26 +107,12 @@ pub struct PositionHit {
     pub next: Option<String>,
 }
 
-const SUMMARY_COLUMNS: &str =
-    "g.id, g.game, g.variant, g.black, g.white, g.result, g.date, g.event, g.plies";
-
-fn summary(row: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {
-    Ok(GameSummary {
-        id: row.get(0)?,
-        game: row.get(1)?,
-        variant: row.get(2)?,
-        black: row.get(3)?,
-        white: row.get(4)?,
-        result: row.get(5)?,
-        date: row.get(6)?,
-        event: row.get(7)?,
-        plies: row.get::<_, i64>(8)? as usize,
-    })
-}
-
-/// Hashes are stored as SQLite's signed 64-bit integers, bit for bit.
-fn key(hash: u64) -> i64 {
-    hash as i64
+/// What an import stored.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Imported {
+    pub ids: Vec<GameId>,
+    /// Games left out because the database already held them (same fingerprint).
+    pub duplicates: usize,
 }
 
 impl Store {
@@ -165,18 +140,19 @@ impl Store {
     }
 
     fn migrate(&mut self) -> Result<()> {
-        let version: i64 = self
-            .conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let version = self.schema_version()?;
         if version as usize > MIGRATIONS.len() {
             return Err(StoreError::Invalid(format!(
                 "database schema version {version} is newer than this boyi ({})",
                 MIGRATIONS.len()
             )));
         }
-        for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        for (i, m) in MIGRATIONS.iter().enumerate().skip(version as usize) {
             let tx = self.conn.transaction()?;
-            tx.execute_batch(sql)?;
+            tx.execute_batch(m.sql)?;
+            if let Some(data) = m.data {
+                data(&tx)?;
+            }
             tx.pragma_update(None, "user_version", (i + 1) as i64)?;
             tx.commit()?;
         }
@@ -190,16 +166,18 @@ impl Store {
             .pragma_query_value(None, "user_version", |r| r.get(0))?)
     }
 
-    /// The underlying connection, for callers with their own queries.
-    pub fn connection(&self) -> &Connection {
-        &self.conn
+    /// The journal mode (`wal`), for checks of the setup.
+    pub fn journal_mode(&self) -> Result<String> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))?)
     }
 
     /// Stores a checked game with all its positions; `source` says where it came from
     /// (`import`, `match`, `serve`, `engine`).
     pub fn insert(&mut self, game: &Checked, source: &str) -> Result<GameId> {
         let tx = self.conn.transaction()?;
-        let id = insert_in(&tx, game, source)?;
+        let id = rows::insert_game(&tx, game, source)?;
         tx.commit()?;
         Ok(id)
     }
@@ -213,14 +191,35 @@ impl Store {
         let tx = self.conn.transaction()?;
         let ids = games
             .into_iter()
-            .map(|g| insert_in(&tx, g, source))
+            .map(|g| rows::insert_game(&tx, g, source))
             .collect::<Result<Vec<_>>>()?;
         tx.commit()?;
         Ok(ids)
     }
 
-    /// Starts a live game: its header (moves and result of `header` are ignored) and the
-    /// hash of its start position. Moves follow with [`Store::append_move`].
+    /// As [`Store::insert_many`], leaving out the finished games the database already
+    /// holds (by [`GameRecord::fingerprint`]), and repeats within `games`.
+    pub fn import<'a>(
+        &mut self,
+        games: impl IntoIterator<Item = &'a Checked>,
+        source: &str,
+    ) -> Result<Imported> {
+        let tx = self.conn.transaction()?;
+        let mut out = Imported::default();
+        for g in games {
+            if g.record.result.is_some() && rows::has_fingerprint(&tx, g.record.fingerprint())? {
+                out.duplicates += 1;
+                continue;
+            }
+            out.ids.push(rows::insert_game(&tx, g, source)?);
+        }
+        tx.commit()?;
+        Ok(out)
+    }
+
+    /// Starts a game stored move by move: its header (moves and result of `header` are
+    /// ignored) and the hash of its start position. Moves follow with
+    /// [`Store::append_move`], the end with [`Store::finish_game`].
     pub fn begin_game(
         &mut self,
         header: &GameRecord,
@@ -228,277 +227,54 @@ impl Store {
         source: &str,
     ) -> Result<GameId> {
         let tx = self.conn.transaction()?;
-        let id = insert_header(&tx, header, None, source)?;
-        tx.execute(
-            "INSERT INTO positions (hash, game_id, ply) VALUES (?1, ?2, 0)",
-            params![key(start_hash), id],
-        )?;
+        let id = rows::insert_header(&tx, header, source)?;
+        rows::insert_position(&tx, id, 0, start_hash)?;
         tx.commit()?;
         Ok(id)
     }
 
-    /// Adds the next move of a live game and the hash of the position it leads to; returns
-    /// the move's ply number.
+    /// Adds the next move of an unfinished game and the hash of the position it leads to;
+    /// returns the move's ply number (from 1).
     pub fn append_move(&mut self, id: GameId, mv: &RecordedMove, hash_after: u64) -> Result<usize> {
         let tx = self.conn.transaction()?;
-        let (plies, result): (i64, Option<String>) = tx
-            .query_row("SELECT plies, result FROM games WHERE id = ?1", [id], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .optional()?
-            .ok_or_else(|| StoreError::Invalid(format!("no game {id}")))?;
-        if result.is_some() {
-            return Err(StoreError::Invalid(format!(
-                "game {id} is already finished"
-            )));
-        }
-        let ply = plies + 1;
-        insert_move(&tx, id, ply, mv)?;
-        tx.execute(
-            "INSERT OR IGNORE INTO positions (hash, game_id, ply) VALUES (?1, ?2, ?3)",
-            params![key(hash_after), id, ply],
-        )?;
-        tx.execute(
-            "UPDATE games SET plies = ?1 WHERE id = ?2",
-            params![ply, id],
-        )?;
+        let ply = rows::append_move(&tx, id, None, mv, hash_after)?;
         tx.commit()?;
-        Ok(ply as usize)
+        Ok(ply)
     }
 
-    /// Records the end of a live game.
+    /// Records the end of a game stored move by move.
     pub fn finish_game(&mut self, id: GameId, result: &GameResult) -> Result<()> {
-        let n = self.conn.execute(
-            "UPDATE games SET result = ?1, reason = ?2 WHERE id = ?3",
-            params![result.word(), result.reason, id],
-        )?;
-        if n == 0 {
-            return Err(StoreError::Invalid(format!("no game {id}")));
-        }
+        let tx = self.conn.transaction()?;
+        rows::finish(&tx, id, result)?;
+        tx.commit()?;
         Ok(())
     }
 
     /// The record of a stored game (finished or not).
     pub fn load(&self, id: GameId) -> Result<GameRecord> {
-        let mut rec = self
-            .conn
-            .query_row(
-                "SELECT game, variant, size, start, black, white, result, reason, date, event, site
-                 FROM games WHERE id = ?1",
-                [id],
-                |r| {
-                    let game: String = r.get(0)?;
-                    Ok((game, header_from_row(r)?))
-                },
-            )
-            .optional()?
-            .ok_or_else(|| StoreError::Invalid(format!("no game {id}")))
-            .and_then(|(game, mut rec)| {
-                rec.game = game
-                    .parse()
-                    .map_err(|e| StoreError::Invalid(format!("game {id}: {e}")))?;
-                Ok(rec)
-            })?;
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT move, time_ms, comment FROM moves WHERE game_id = ?1 ORDER BY ply",
-        )?;
-        rec.moves = stmt
-            .query_map([id], |r| {
-                Ok(RecordedMove {
-                    text: r.get(0)?,
-                    time_ms: r.get::<_, Option<i64>>(1)?.map(|t| t as u64),
-                    comment: r.get(2)?,
-                })
-            })?
-            .collect::<rusqlite::Result<_>>()?;
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT key, value FROM game_tags WHERE game_id = ?1")?;
-        rec.tags = stmt
-            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<_>>()?;
-        Ok(rec)
+        rows::load(&self.conn, id)
     }
 
     /// Games matching `q`, newest id first.
     pub fn search(&self, q: &Query) -> Result<Vec<GameSummary>> {
-        let mut sql = format!("SELECT {SUMMARY_COLUMNS} FROM games g WHERE 1 = 1");
-        let mut args: Vec<String> = Vec::new();
-        filters(q, &mut sql, &mut args)?;
-        sql.push_str(" ORDER BY g.id DESC");
-        if let Some(n) = q.limit {
-            sql.push_str(&format!(" LIMIT {n}"));
-        }
-        let mut stmt = self.conn.prepare(&sql)?;
-        let rows = stmt.query_map(rusqlite::params_from_iter(args.iter()), summary)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        rows::search(&self.conn, q)
     }
 
     /// Stored games (matching `q`) that reached the position with `hash`, with the move each
     /// played next.
     pub fn search_position(&self, hash: u64, q: &Query) -> Result<Vec<PositionHit>> {
-        let mut sql = format!(
-            "SELECT {SUMMARY_COLUMNS}, p.ply, m.move FROM positions p
-             JOIN games g ON g.id = p.game_id
-             LEFT JOIN moves m ON m.game_id = p.game_id AND m.ply = p.ply + 1
-             WHERE p.hash = ?1"
-        );
-        let mut args: Vec<String> = Vec::new();
-        filters(q, &mut sql, &mut args)?;
-        sql.push_str(" ORDER BY g.id DESC, p.ply");
-        if let Some(n) = q.limit {
-            sql.push_str(&format!(" LIMIT {n}"));
-        }
-        let mut stmt = self.conn.prepare(&sql)?;
-        let mut values: Vec<rusqlite::types::Value> = vec![key(hash).into()];
-        values.extend(args.into_iter().map(Into::into));
-        let rows = stmt.query_map(rusqlite::params_from_iter(values), |r| {
-            Ok(PositionHit {
-                game: summary(r)?,
-                ply: r.get::<_, i64>(9)? as usize,
-                next: r.get(10)?,
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        rows::search_position(&self.conn, hash, q)
     }
 
     /// Number of stored games.
     pub fn count(&self) -> Result<usize> {
-        Ok(self
-            .conn
-            .query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0))?
-            as usize)
+        rows::count(&self.conn)
     }
-}
 
-/// Adds the WHERE clauses of `q`; parameters are numbered after any already in `sql`.
-fn filters(q: &Query, sql: &mut String, args: &mut Vec<String>) -> Result<()> {
-    let base = sql.matches('?').count();
-    let mut arg = |sql: &mut String, clause: &str, value: String| {
-        args.push(value);
-        sql.push_str(&clause.replace('#', &format!("?{}", base + args.len())));
-    };
-    if let Some(g) = q.game {
-        arg(sql, " AND g.game = #", g.name().to_string());
+    /// The ids of the games matching `q`, oldest first (for an export).
+    pub fn ids(&self, q: &Query) -> Result<Vec<GameId>> {
+        let mut ids: Vec<GameId> = self.search(q)?.into_iter().map(|g| g.id).collect();
+        ids.reverse();
+        Ok(ids)
     }
-    if let Some(p) = &q.player {
-        arg(sql, " AND (g.black = # OR g.white = #)", p.clone());
-    }
-    match q.result.as_deref() {
-        None => {}
-        Some("unfinished") => sql.push_str(" AND g.result IS NULL"),
-        Some(r @ ("black" | "white" | "draw")) => arg(sql, " AND g.result = #", r.to_string()),
-        Some(other) => {
-            return Err(StoreError::Invalid(format!(
-                "result {other:?} must be black, white, draw or unfinished"
-            )));
-        }
-    }
-    if let Some(d) = &q.date {
-        match d.split_once("..") {
-            Some((from, to)) => {
-                if !from.is_empty() {
-                    arg(sql, " AND g.date >= #", from.to_string());
-                }
-                if !to.is_empty() {
-                    arg(sql, " AND g.date <= #", format!("{to}\u{10ffff}"));
-                }
-            }
-            None => arg(sql, " AND substr(g.date, 1, length(#)) = #", d.clone()),
-        }
-    }
-    Ok(())
-}
-
-fn header_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRecord> {
-    let mut rec = GameRecord::new(GameKind::Gomoku);
-    rec.variant = Some(r.get(1)?);
-    rec.size = r.get::<_, Option<i64>>(2)?.map(|n| n as usize);
-    rec.start = r.get(3)?;
-    rec.black = r.get(4)?;
-    rec.white = r.get(5)?;
-    let result: Option<String> = r.get(6)?;
-    let reason: String = r.get(7)?;
-    rec.result = result
-        .as_deref()
-        .and_then(GameResult::from_word)
-        .map(|res| GameResult { reason, ..res });
-    rec.date = r.get(8)?;
-    rec.event = r.get(9)?;
-    rec.site = r.get(10)?;
-    Ok(rec)
-}
-
-fn insert_header(
-    tx: &Transaction<'_>,
-    rec: &GameRecord,
-    result: Option<&GameResult>,
-    source: &str,
-) -> Result<GameId> {
-    tx.prepare_cached(
-        "INSERT INTO games (game, variant, size, start, black, white, result, reason, date, event, site, source)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-    )?
-    .execute(params![
-        rec.game.name(),
-        rec.variant.as_deref().unwrap_or(""),
-        rec.size.map(|n| n as i64),
-        rec.start,
-        rec.black,
-        rec.white,
-        result.map(GameResult::word),
-        result.map(|r| r.reason.as_str()).unwrap_or(""),
-        rec.date,
-        rec.event,
-        rec.site,
-        source,
-    ])?;
-    let id = tx.last_insert_rowid();
-    let mut tags =
-        tx.prepare_cached("INSERT INTO game_tags (game_id, key, value) VALUES (?1, ?2, ?3)")?;
-    for (k, v) in &rec.tags {
-        tags.execute(params![id, k, v])?;
-    }
-    Ok(id)
-}
-
-fn insert_move(tx: &Transaction<'_>, id: GameId, ply: i64, mv: &RecordedMove) -> Result<()> {
-    tx.prepare_cached(
-        "INSERT INTO moves (game_id, ply, move, time_ms, comment) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(params![
-        id,
-        ply,
-        mv.text,
-        mv.time_ms.map(|t| t as i64),
-        mv.comment
-    ])?;
-    Ok(())
-}
-
-fn insert_in(tx: &Transaction<'_>, game: &Checked, source: &str) -> Result<GameId> {
-    let rec = &game.record;
-    if game.hashes.len() != rec.moves.len() + 1 {
-        return Err(StoreError::Invalid(format!(
-            "{} moves need {} position hashes, got {}",
-            rec.moves.len(),
-            rec.moves.len() + 1,
-            game.hashes.len()
-        )));
-    }
-    let id = insert_header(tx, rec, rec.result.as_ref(), source)?;
-    for (i, mv) in rec.moves.iter().enumerate() {
-        insert_move(tx, id, i as i64 + 1, mv)?;
-    }
-    let mut pos = tx.prepare_cached(
-        "INSERT OR IGNORE INTO positions (hash, game_id, ply) VALUES (?1, ?2, ?3)",
-    )?;
-    for (ply, h) in game.hashes.iter().enumerate() {
-        pos.execute(params![key(*h), id, ply as i64])?;
-    }
-    tx.execute(
-        "UPDATE games SET plies = ?1 WHERE id = ?2",
-        params![rec.moves.len() as i64, id],
-    )?;
-    Ok(id)
 }

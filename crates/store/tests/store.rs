@@ -1,20 +1,21 @@
 //! The game database: import, search by player/result/date/position, live games, schema.
 
-use boyi_core::{Game, Side};
+use boyi_core::{Game, Reason, Side};
 use boyi_games::GameKind;
 use boyi_games::gomoku::Gomoku;
 use boyi_records::{GameRecord, GameResult, RecordedMove, check};
-use boyi_store::{Query, Store};
+use boyi_records::date::parse_date_query;
+use boyi_store::{Query, ResultFilter, Store};
 
 fn game(black: &str, white: &str, date: &str, moves: &[&str], winner: Option<Side>) -> GameRecord {
     let mut rec = GameRecord::new(GameKind::Gomoku);
-    rec.black = black.into();
-    rec.white = white.into();
-    rec.date = date.into();
+    rec.set_name(Side::Black, black);
+    rec.set_name(Side::White, white);
+    rec.date = (!date.is_empty()).then(|| date.parse().unwrap());
     for m in moves {
         rec.push(*m);
     }
-    rec.result = winner.map(|s| GameResult::win(s, "resignation"));
+    rec.result = winner.map(|s| GameResult::win(s, Reason::Resignation));
     rec
 }
 
@@ -69,28 +70,28 @@ fn searches_by_player_result_and_date() {
     );
     assert_eq!(
         ids(Query {
-            result: Some("white".into()),
+            result: Some(ResultFilter::Finished(Some(Side::White))),
             ..Query::default()
         }),
         vec![2]
     );
     assert_eq!(
         ids(Query {
-            result: Some("unfinished".into()),
+            result: Some(ResultFilter::Unfinished),
             ..Query::default()
         }),
         vec![3]
     );
     assert_eq!(
         ids(Query {
-            date: Some("2024".into()),
+            date: Some(parse_date_query("2024").unwrap()),
             ..Query::default()
         }),
         vec![2, 1]
     );
     assert_eq!(
         ids(Query {
-            date: Some("2024-05-15..2024-12".into()),
+            date: Some(parse_date_query("2024-05-15..2024-12").unwrap()),
             ..Query::default()
         }),
         vec![2]
@@ -98,18 +99,18 @@ fn searches_by_player_result_and_date() {
     assert_eq!(
         ids(Query {
             player: Some("bob".into()),
-            date: Some("2024-06".into()),
+            date: Some(parse_date_query("2024-06").unwrap()),
             ..Query::default()
         }),
         vec![2]
     );
-    assert!(
-        store
-            .search(&Query {
-                result: Some("won".into()),
-                ..Query::default()
-            })
-            .is_err()
+    assert!("won".parse::<ResultFilter>().is_err());
+    assert_eq!(
+        ids(Query {
+            result: Some("draw".parse().unwrap()),
+            ..Query::default()
+        }),
+        Vec::<i64>::new()
     );
 }
 
@@ -169,8 +170,8 @@ fn stored_games_load_back() {
 fn live_games_are_written_move_by_move() {
     let mut store = Store::open_in_memory().unwrap();
     let mut header = GameRecord::new(GameKind::Gomoku);
-    header.black = "engine".into();
-    header.white = "human".into();
+    header.players[0] = boyi_records::Player::program("boyi:strong");
+    header.set_name(Side::White, "human");
     header.variant = Some("freestyle".into());
     header.tags.insert("TimeControl".into(), "60+1".into());
     let mut pos = Gomoku::start(&Default::default(), None).unwrap();
@@ -179,14 +180,17 @@ fn live_games_are_written_move_by_move() {
         let mv = pos.parse_move(text).unwrap();
         pos.play(&mv);
         let rm = RecordedMove {
-            text: text.to_string(),
             time_ms: Some(100 * i as u64),
-            comment: None,
+            clock_ms: Some(5000 - i as u64),
+            eval: Some(boyi_core::Score::Mate(-3)),
+            depth: Some(7),
+            comment: Some("a\nb".into()),
+            ..RecordedMove::new(*text)
         };
         assert_eq!(store.append_move(id, &rm, pos.hash()).unwrap(), i + 1);
     }
     let unfinished = Query {
-        result: Some("unfinished".into()),
+        result: Some(ResultFilter::Unfinished),
         ..Query::default()
     };
     assert_eq!(store.search(&unfinished).unwrap().len(), 1);
@@ -195,13 +199,26 @@ fn live_games_are_written_move_by_move() {
         .unwrap();
     assert_eq!(hits[0].next.as_deref(), Some("i9"));
     store
-        .finish_game(id, &GameResult::win(Side::Black, "resignation"))
+        .finish_game(
+            id,
+            &GameResult::win(Side::Black, Reason::Time).with_detail("no answer"),
+        )
         .unwrap();
     assert!(store.search(&unfinished).unwrap().is_empty());
     let rec = store.load(id).unwrap();
     assert_eq!(rec.moves.len(), 2);
     assert_eq!(rec.tags["TimeControl"], "60+1");
-    assert_eq!(rec.result.unwrap().reason, "resignation");
+    let result = rec.result.unwrap();
+    assert_eq!((result.reason(), result.detail.as_str()), (Reason::Time, "no answer"));
+    assert_eq!(rec.players[0].spec.as_deref(), Some("boyi:strong"));
+    assert_eq!(rec.moves[1].clock_ms, Some(4999));
+    assert_eq!(rec.moves[1].eval, Some(boyi_core::Score::Mate(-3)));
+    assert_eq!(rec.moves[1].comment.as_deref(), Some("a\nb"));
+    assert!(
+        store
+            .finish_game(id, &GameResult::draw(Reason::Agreement))
+            .is_err()
+    );
     // A finished game takes no more moves.
     let rm = RecordedMove {
         text: "j10".into(),
@@ -227,16 +244,80 @@ fn database_files_are_migrated_and_reopened() {
     }
     let store = Store::open(&path).unwrap();
     assert_eq!(store.count().unwrap(), 1);
-    let mode: String = store
-        .connection()
-        .pragma_query_value(None, "journal_mode", |r| r.get(0))
-        .unwrap();
-    assert_eq!(mode, "wal");
-    store
-        .connection()
+    assert_eq!(store.journal_mode().unwrap(), "wal");
+    drop(store);
+    rusqlite::Connection::open(&path)
+        .unwrap()
         .pragma_update(None, "user_version", 99)
         .unwrap();
-    drop(store);
     assert!(Store::open(&path).is_err(), "a newer schema is refused");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A file of schema version 1, as the previous Boyi left it: reasons in words, dates as the
+/// files said them, the server's clocks in `live_moves`.
+#[test]
+fn version_1_files_are_migrated() {
+    let dir = std::env::temp_dir().join(format!("boyi-store-v1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("old.sqlite");
+    let _ = std::fs::remove_file(&path);
+    {
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute_batch(boyi_store::MIGRATIONS[0].sql).unwrap();
+        c.execute_batch(
+            "CREATE TABLE live_games (game_id INTEGER PRIMARY KEY, table_id TEXT NOT NULL UNIQUE,
+                 options TEXT NOT NULL, seats TEXT NOT NULL, created_ms INTEGER NOT NULL,
+                 finished_ms INTEGER);
+             CREATE TABLE live_moves (game_id INTEGER NOT NULL, ply INTEGER NOT NULL,
+                 side TEXT NOT NULL, clock_black_ms INTEGER, clock_white_ms INTEGER,
+                 PRIMARY KEY (game_id, ply)) WITHOUT ROWID;
+             INSERT INTO games (id, game, variant, black, white, result, reason, date, plies)
+                 VALUES (1, 'xiangqi', 'standard', 'a', 'b', 'black', 'red resigned',
+                         '2024.05.02', 1),
+                        (2, 'gomoku', 'freestyle', 'c', 'd', 'draw', 'move limit', 'soon', 0),
+                        (3, 'jiu', 'standard', 'e', 'f', 'white', 'fewer than 4 pieces', '', 0);
+             INSERT INTO moves (game_id, ply, move, time_ms) VALUES (1, 1, 'h2e2', 900);
+             INSERT INTO live_games VALUES (1, 'T1', '{}', '[]', 5, 6);
+             INSERT INTO live_moves VALUES (1, 1, 'white', 59000, 61000);
+             PRAGMA user_version = 1;",
+        )
+        .unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 2);
+    let one = store.load(1).unwrap();
+    assert_eq!(one.result.as_ref().unwrap().reason(), Reason::Resignation);
+    assert_eq!(one.date.unwrap().to_string(), "2024-05-02");
+    assert_eq!(one.moves[0].clock_ms, Some(61000), "the mover's clock");
+    let two = store.load(2).unwrap();
+    assert_eq!(two.result.unwrap().reason(), Reason::Adjudication);
+    assert_eq!((two.date, two.tags["DateText"].as_str()), (None, "soon"));
+    let three = store.load(3).unwrap();
+    assert_eq!(three.result.unwrap().reason(), Reason::TooFewPieces);
+    let q = Query {
+        date: Some(parse_date_query("2024-05").unwrap()),
+        ..Query::default()
+    };
+    assert_eq!(store.search(&q).unwrap().len(), 1);
+    assert_eq!(store.live_game("T1").unwrap().unwrap().record.moves.len(), 1);
+    drop(store);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn imports_leave_out_games_already_stored() {
+    let mut store = sample_store();
+    let again = check(&game(
+        "alice",
+        "bob",
+        "2024-05-01",
+        &["h8", "i9", "j10", "k11"],
+        Some(Side::Black),
+    ))
+    .unwrap();
+    let other = check(&game("x", "y", "", &["h8"], Some(Side::White))).unwrap();
+    let got = store.import([&again, &other, &other], "import").unwrap();
+    assert_eq!((got.ids.len(), got.duplicates), (1, 2));
+    assert_eq!(store.count().unwrap(), 4);
 }

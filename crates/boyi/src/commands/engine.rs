@@ -76,7 +76,7 @@ fn serve_game<G: boyi_engines::GamePlayers>(args: &EngineArgs) -> Result<()> {
             .unwrap_or_else(|| boyi_store::DEFAULT_PATH.into());
         let store =
             boyi_store::Store::open(&path).with_context(|| format!("--db {}", path.display()))?;
-        player = Box::new(RecordingPlayer::new(player, store));
+        player = Box::new(RecordingPlayer::new(player, &format!("boyi:{spec}"), store));
     }
     let opts = ServeOptions {
         start,

@@ -58,9 +58,13 @@ pub struct MatchArgs {
     /// Board size (grid games).
     #[arg(long)]
     pub size: Option<usize>,
-    /// Directory for the game records (one file per game).
+    /// Directory for the game records (one file per game, game-0001.<extension>).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Format of the records in --out: boyi (default), sgf, psq, renlib (gomoku), c6
+    /// (connect6), jiu, pgn, pgn-wxf, pgn-chinese, xqf (xiangqi).
+    #[arg(long, default_value = "boyi", requires = "out")]
+    pub format: String,
     /// Stop when decided: elo0,elo1,alpha,beta.
     #[arg(long)]
     pub sprt: Option<String>,
@@ -180,14 +184,19 @@ fn run_game<G: boyi_engines::GamePlayers>(args: &MatchArgs) -> Result<()> {
     };
     let keep = |g: &boyi_arena::runner::GameResult| -> Result<(), TextError> {
         match store.as_mut() {
-            Some(s) => store_match_game::<G>(s, &g.record)
+            Some(s) => store_match_game(s, &g.record)
                 .map(|_| ())
                 .map_err(|e| TextError::new(format!("storing game {}: {e:#}", g.index + 1))),
             None => Ok(()),
         }
     };
+    let format = boyi_records::Format::parse(&args.format).context("--format")?;
+    let records = args
+        .out
+        .as_deref()
+        .map(|dir| boyi_arena::report::RecordsOut { dir, format });
     let mut out = std::io::stdout().lock();
-    boyi_arena::report::run_and_report_with(&cfg, args.out.as_deref(), &mut out, keep)?;
+    boyi_arena::report::run_and_report_with(&cfg, records, &mut out, keep)?;
     Ok(())
 }
 

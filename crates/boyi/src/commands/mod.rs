@@ -23,6 +23,7 @@ pub mod frames;
 pub mod matches;
 pub mod play;
 pub mod record;
+mod record_json;
 pub mod recording;
 pub mod rules;
 pub mod sequence;

@@ -1,10 +1,11 @@
-//! `boyi record …`: convert, validate, show, import and search game records.
+//! `boyi record …`: convert, validate, show, dump, import, search and export game records.
 
 use anyhow::{Context, Result, bail};
-use boyi_core::{Game, RenderOptions};
+use boyi_core::{Game, RenderOptions, Side};
 use boyi_games::{GameKind, with_game};
-use boyi_records::{Checked, Format, ReadOptions, replay};
-use boyi_store::{DEFAULT_PATH, Query, Store};
+use boyi_records::date::parse_date_query;
+use boyi_records::{Checked, Format, GameRecord, ReadOptions, replay};
+use boyi_store::{DEFAULT_PATH, Query, ResultFilter, Store};
 use clap::{Args, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -18,10 +19,16 @@ pub enum RecordCommand {
     Validate(ValidateArgs),
     /// Replay a record in the terminal.
     Show(ShowArgs),
-    /// Import record files into the game database.
+    /// Print records as JSON, one game per line, for scripts.
+    Dump(DumpArgs),
+    /// Import record files (or directories of them, such as `boyi match --out`) into the
+    /// game database; games it already holds are left out.
     Import(ImportArgs),
     /// Search the game database by player, result, date or position.
     Search(SearchArgs),
+    /// Write games of the database to a record file (or a directory, for formats of one
+    /// game a file).
+    Export(ExportArgs),
 }
 
 #[derive(Args, Debug)]
@@ -36,7 +43,9 @@ pub struct InputArgs {
 
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
+    /// A record file, or a directory of them.
     pub input: PathBuf,
+    /// The output file; `-` for standard output (then --to is needed).
     pub output: PathBuf,
     #[command(flatten)]
     pub input_opts: InputArgs,
@@ -73,7 +82,17 @@ pub struct ShowArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct DumpArgs {
+    /// Record files or directories of them.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub input_opts: InputArgs,
+}
+
+#[derive(Args, Debug)]
 pub struct ImportArgs {
+    /// Record files or directories of them.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Database file.
@@ -100,10 +119,10 @@ pub struct SearchArgs {
     /// Either side's name.
     #[arg(long)]
     pub player: Option<String>,
-    /// black, white, draw or unfinished.
+    /// black, white (red), draw or unfinished.
     #[arg(long)]
     pub result: Option<String>,
-    /// Date prefix (2024, 2024-05) or range FROM..TO.
+    /// Date prefix (2024, 2024-05, 2024-05-01) or range FROM..TO (either end may be left out).
     #[arg(long)]
     pub date: Option<String>,
     /// Position text: list the games that reached it and the move each played next.
@@ -116,14 +135,83 @@ pub struct SearchArgs {
     pub limit: usize,
 }
 
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// The output file, or a directory for formats of one game a file (psq, xqf).
+    pub output: PathBuf,
+    /// Database file.
+    #[arg(long, default_value = DEFAULT_PATH)]
+    pub db: PathBuf,
+    /// Output format (default: from the output's extension, else boyi).
+    #[arg(long)]
+    pub to: Option<String>,
+    #[arg(long)]
+    pub game: Option<GameKind>,
+    /// Either side's name.
+    #[arg(long)]
+    pub player: Option<String>,
+    /// black, white (red), draw or unfinished.
+    #[arg(long)]
+    pub result: Option<String>,
+    /// Date prefix or range FROM..TO.
+    #[arg(long)]
+    pub date: Option<String>,
+    #[arg(long)]
+    pub limit: Option<usize>,
+}
+
 pub fn run(cmd: &RecordCommand) -> Result<()> {
     match cmd {
         RecordCommand::Convert(a) => convert(a),
         RecordCommand::Validate(a) => validate(a),
         RecordCommand::Show(a) => show(a),
+        RecordCommand::Dump(a) => dump(a),
         RecordCommand::Import(a) => import(a),
         RecordCommand::Search(a) => search(a),
+        RecordCommand::Export(a) => export(a),
     }
+}
+
+/// The record files a path names: the file itself, or the files of a directory in name
+/// order whose format is known by extension or content (hidden files and others are left
+/// out and counted).
+pub fn record_files(path: &Path) -> Result<(Vec<PathBuf>, usize)> {
+    if !path.is_dir() {
+        return Ok((vec![path.to_path_buf()], 0));
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+        .with_context(|| format!("reading {}", path.display()))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<std::io::Result<_>>()
+        .with_context(|| format!("reading {}", path.display()))?;
+    files.sort();
+    let mut skipped = 0;
+    files.retain(|f| {
+        let hidden = f
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_none_or(|n| n.starts_with('.'));
+        let known = !hidden
+            && f.is_file()
+            && std::fs::read(f).is_ok_and(|bytes| Format::detect(f, &bytes).is_ok());
+        skipped += usize::from(!known);
+        known
+    });
+    Ok((files, skipped))
+}
+
+/// Reads and replays the records of files and directories.
+fn read_paths(paths: &[PathBuf], opts: &InputArgs) -> Result<(Vec<Checked>, usize, usize)> {
+    let (mut games, mut files, mut skipped) = (Vec::new(), 0, 0);
+    for p in paths {
+        let (found, left_out) = record_files(p)?;
+        skipped += left_out;
+        for f in found {
+            games.extend(read_records(&f, opts)?);
+            files += 1;
+        }
+    }
+    Ok((games, files, skipped))
 }
 
 /// Reads and replays a record file.
@@ -140,12 +228,12 @@ pub fn read_records(path: &Path, opts: &InputArgs) -> Result<Vec<Checked>> {
 }
 
 fn convert(a: &ConvertArgs) -> Result<()> {
-    let records: Vec<_> = read_records(&a.input, &a.input_opts)?
-        .into_iter()
-        .map(|c| c.record)
-        .collect();
+    let (checked, _, _) = read_paths(std::slice::from_ref(&a.input), &a.input_opts)?;
+    let records: Vec<_> = checked.into_iter().map(|c| c.record).collect();
+    let to_stdout = a.output.as_os_str() == "-";
     let format = match &a.to {
         Some(f) => Format::parse(f)?,
+        None if to_stdout => bail!("writing to standard output: say the format with --to"),
         None => a
             .output
             .extension()
@@ -154,7 +242,27 @@ fn convert(a: &ConvertArgs) -> Result<()> {
             .with_context(|| format!("{}: say the output format with --to", a.output.display()))?,
     };
     let bytes = boyi_records::write(&records, format)?;
+    if to_stdout {
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        return match out.write_all(&bytes).and_then(|()| out.flush()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            r => r.context("writing to standard output"),
+        };
+    }
     std::fs::write(&a.output, bytes).with_context(|| format!("writing {}", a.output.display()))
+}
+
+fn dump(a: &DumpArgs) -> Result<()> {
+    for p in &a.paths {
+        let (files, _) = record_files(p)?;
+        for f in files {
+            for c in read_records(&f, &a.input_opts)? {
+                outln!("{}", super::record_json::game_json(&f, &c));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn validate(a: &ValidateArgs) -> Result<()> {
@@ -199,11 +307,13 @@ fn show_game<G: Game>(c: &Checked, a: &ShowArgs) -> Result<()> {
     let rec = &c.record;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{} {}", rec.game, rec.variant.as_deref().unwrap_or(""))?;
+    let date = rec.date.map(|d| d.to_string()).unwrap_or_default();
     for (label, value) in [
-        (G::side_name(boyi_core::Side::Black), &rec.black),
-        (G::side_name(boyi_core::Side::White), &rec.white),
-        ("date", &rec.date),
+        (G::side_name(Side::Black), rec.name(Side::Black)),
+        (G::side_name(Side::White), rec.name(Side::White)),
+        ("date", &date),
         ("event", &rec.event),
+        ("round", &rec.round),
         ("site", &rec.site),
     ] {
         if !value.is_empty() {
@@ -222,6 +332,9 @@ fn show_game<G: Game>(c: &Checked, a: &ShowArgs) -> Result<()> {
         if let Some(ms) = m.time_ms {
             write!(out, "  ({})", boyi_records::boyi_text::format_seconds(ms))?;
         }
+        if let Some(e) = m.eval {
+            write!(out, "  [{e}]")?;
+        }
         if let Some(cm) = &m.comment {
             write!(out, "  ; {cm}")?;
         }
@@ -236,8 +349,8 @@ fn show_game<G: Game>(c: &Checked, a: &ShowArgs) -> Result<()> {
     }
     match &rec.result {
         Some(r) => {
-            let who = r.winner.map_or("draw", G::side_name);
-            writeln!(out, "result: {who} {}", r.reason.trim())?
+            let who = r.winner().map_or("draw", G::side_name);
+            writeln!(out, "result: {who} {}", r.text())?
         }
         None => writeln!(out, "result: unfinished")?,
     }
@@ -246,31 +359,49 @@ fn show_game<G: Game>(c: &Checked, a: &ShowArgs) -> Result<()> {
 
 fn import(a: &ImportArgs) -> Result<()> {
     let started = Instant::now();
+    // Every file is read and checked before anything is stored: a bad file stores nothing.
+    let (games, files, skipped) = read_paths(&a.files, &a.input_opts)?;
     let mut store = Store::open(&a.db).with_context(|| a.db.display().to_string())?;
-    let mut games = 0;
-    for f in &a.files {
-        let checked = read_records(f, &a.input_opts)?;
-        store.insert_many(&checked, "import")?;
-        games += checked.len();
-    }
+    let done = store.import(&games, "import")?;
     outln!(
-        "imported {games} games from {} files into {} in {:.3}s",
-        a.files.len(),
+        "imported {} games from {files} files into {} in {:.3}s",
+        done.ids.len(),
         a.db.display(),
         started.elapsed().as_secs_f64()
     );
+    if done.duplicates > 0 {
+        outln!("{} games were stored already and left out", done.duplicates);
+    }
+    if skipped > 0 {
+        outln!("{skipped} files in the directories are not records and were left out");
+    }
     Ok(())
 }
 
+/// The search filters shared by `search` and `export`, checked.
+fn query(
+    game: Option<GameKind>,
+    player: &Option<String>,
+    result: &Option<String>,
+    date: &Option<String>,
+    limit: Option<usize>,
+) -> Result<Query> {
+    Ok(Query {
+        game,
+        player: player.clone(),
+        result: result
+            .as_deref()
+            .map(str::parse::<ResultFilter>)
+            .transpose()
+            .map_err(anyhow::Error::msg)?,
+        date: date.as_deref().map(parse_date_query).transpose()?,
+        limit,
+    })
+}
+
 fn search(a: &SearchArgs) -> Result<()> {
+    let q = query(a.game, &a.player, &a.result, &a.date, Some(a.limit))?;
     let store = Store::open(&a.db).with_context(|| a.db.display().to_string())?;
-    let q = Query {
-        game: a.game,
-        player: a.player.clone(),
-        result: a.result.clone(),
-        date: a.date.clone(),
-        limit: Some(a.limit),
-    };
     let mut out = std::io::stdout().lock();
     if a.position.is_none() && a.moves.is_none() {
         for g in store.search(&q)? {
@@ -294,6 +425,52 @@ fn search(a: &SearchArgs) -> Result<()> {
     Ok(())
 }
 
+fn export(a: &ExportArgs) -> Result<()> {
+    let q = query(a.game, &a.player, &a.result, &a.date, a.limit)?;
+    if !a.db.exists() {
+        bail!("{}: no such database", a.db.display());
+    }
+    let store = Store::open(&a.db).with_context(|| a.db.display().to_string())?;
+    let format = match &a.to {
+        Some(f) => Format::parse(f)?,
+        None => a
+            .output
+            .extension()
+            .and_then(|e| e.to_str())
+            .and_then(Format::from_extension)
+            .unwrap_or(Format::Boyi),
+    };
+    let records: Vec<(i64, GameRecord)> = store
+        .ids(&q)?
+        .into_iter()
+        .map(|id| store.load(id).map(|r| (id, r)))
+        .collect::<Result<_, _>>()?;
+    if format.games_per_file() == Some(1) {
+        std::fs::create_dir_all(&a.output)
+            .with_context(|| format!("creating {}", a.output.display()))?;
+        for (id, rec) in &records {
+            let path = a
+                .output
+                .join(format!("game-{id:06}.{}", format.extension()));
+            let bytes = boyi_records::write(std::slice::from_ref(rec), format)
+                .with_context(|| format!("game #{id}"))?;
+            std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+        }
+    } else {
+        let games: Vec<GameRecord> = records.iter().map(|(_, r)| r.clone()).collect();
+        let bytes = boyi_records::write(&games, format)?;
+        std::fs::write(&a.output, bytes)
+            .with_context(|| format!("writing {}", a.output.display()))?;
+    }
+    outln!(
+        "exported {} games to {} ({})",
+        records.len(),
+        a.output.display(),
+        format.name()
+    );
+    Ok(())
+}
+
 fn position_hash<G: Game>(a: &SearchArgs) -> Result<u64> {
     let args = super::rules::PositionArgs {
         game: GameKind::Gomoku,
@@ -307,14 +484,17 @@ fn position_hash<G: Game>(a: &SearchArgs) -> Result<u64> {
 }
 
 fn summary_line(g: &boyi_store::GameSummary) -> String {
+    let result = g
+        .result
+        .as_ref()
+        .map_or("unfinished", boyi_records::GameResult::winner_word);
     format!(
-        "#{} {} {} {} vs {} {} {} {} plies {}",
+        "#{} {} {} {} vs {} {result} {} {} plies {}",
         g.id,
         g.game,
         g.variant,
-        show_name(&g.black),
-        show_name(&g.white),
-        g.result.as_deref().unwrap_or("unfinished"),
+        show_name(&g.players[0]),
+        show_name(&g.players[1]),
         show_name(&g.date),
         g.plies,
         g.event

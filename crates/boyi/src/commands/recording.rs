@@ -5,9 +5,9 @@
 use boyi_core::{Game, Side};
 use boyi_engines::{GameHistory, InfoSink, Limits, Player, PlayerError, StopFlag};
 use boyi_games::GameKind;
-use boyi_records::{GameRecord, GameResult, RecordedMove};
+use boyi_records::{Date, GameRecord, GameResult, RecordedMove, check};
 use boyi_store::{GameId, Store};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 /// The header of a game played from `start`: game, rules, date, and the start position
 /// when it is not the rules' own.
@@ -20,38 +20,14 @@ pub fn header<G: Game>(start: &G) -> GameRecord {
     if !standard {
         rec.start = Some(text);
     }
-    rec.date = today();
+    rec.date = Some(Date::today());
     rec
 }
 
-/// Stores one finished match game.
-pub fn store_match_game<G: Game>(
-    store: &mut Store,
-    record: &boyi_arena::Record,
-) -> anyhow::Result<GameId> {
-    let game = record.replay::<G>()?;
-    let mut head = header(game.start());
-    head.black = record.players[Side::Black.index()].clone();
-    head.white = record.players[Side::White.index()].clone();
-    head.event = "boyi match".into();
-    head.tags
-        .insert("OpeningPlies".into(), record.opening.to_string());
-    let id = store.begin_game(&head, game.start().hash(), "match")?;
-    let mut pos = game.start().clone();
-    for (mv, text) in game.moves().iter().zip(&record.moves) {
-        pos.play(mv);
-        let m = RecordedMove {
-            text: text.clone(),
-            ..RecordedMove::default()
-        };
-        store.append_move(id, &m, pos.hash())?;
-    }
-    let result = GameResult {
-        winner: record.winner,
-        reason: record.reason.clone(),
-    };
-    store.finish_game(id, &result)?;
-    Ok(id)
+/// Stores one finished match game (its record replayed, so every position is indexed).
+pub fn store_match_game(store: &mut Store, record: &GameRecord) -> anyhow::Result<GameId> {
+    let checked = check(record)?;
+    Ok(store.insert(&checked, "match")?)
 }
 
 /// The game being recorded by a [`RecordingPlayer`].
@@ -70,14 +46,17 @@ struct Live {
 /// error and recording stops; the engine plays on.
 pub struct RecordingPlayer<G: Game> {
     inner: Box<dyn Player<G>>,
+    /// The player's spec, kept in the record beside its name.
+    spec: String,
     store: Option<Store>,
     live: Option<Live>,
 }
 
 impl<G: Game> RecordingPlayer<G> {
-    pub fn new(inner: Box<dyn Player<G>>, store: Store) -> RecordingPlayer<G> {
+    pub fn new(inner: Box<dyn Player<G>>, spec: &str, store: Store) -> RecordingPlayer<G> {
         RecordingPlayer {
             inner,
+            spec: spec.to_string(),
             store: Some(store),
             live: None,
         }
@@ -97,11 +76,10 @@ impl<G: Game> RecordingPlayer<G> {
         if !continues {
             let mut head = header(game.start());
             let side = game.current().side_to_move();
-            let name = self.inner.name();
-            match side {
-                Side::Black => head.black = name,
-                Side::White => head.white = name,
-            }
+            *head.player_mut(side) = boyi_records::Player {
+                name: self.inner.name(),
+                spec: Some(self.spec.clone()),
+            };
             head.event = "boyi engine".into();
             let id = store.begin_game(&head, game.start().hash(), "engine")?;
             self.live = Some(Live {
@@ -115,10 +93,7 @@ impl<G: Game> RecordingPlayer<G> {
         for (i, mv) in game.moves().iter().enumerate() {
             pos.play(mv);
             if i >= live.moves.len() {
-                let m = RecordedMove {
-                    text: texts[i].clone(),
-                    ..RecordedMove::default()
-                };
+                let m = RecordedMove::new(texts[i].clone());
                 store.append_move(live.id, &m, pos.hash())?;
                 live.moves.push(texts[i].clone());
             }
@@ -140,9 +115,8 @@ impl<G: Game> RecordingPlayer<G> {
         let text = pos.format_move(mv);
         pos.play(mv);
         let m = RecordedMove {
-            text: text.clone(),
             time_ms: Some(ms),
-            comment: None,
+            ..RecordedMove::new(text.clone())
         };
         store.append_move(live.id, &m, pos.hash())?;
         live.moves.push(text);
@@ -187,40 +161,5 @@ impl<G: Game> Player<G> for RecordingPlayer<G> {
             self.give_up(e);
         }
         Ok(mv)
-    }
-}
-
-/// Today's date in UTC, `YYYY-MM-DD`.
-pub fn today() -> String {
-    let days = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    let (y, m, d) = civil_from_days(days);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
-/// The proleptic Gregorian date of a day count from 1970-01-01.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::civil_from_days;
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(20_454), (2026, 1, 1));
     }
 }

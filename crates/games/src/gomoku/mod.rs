@@ -4,7 +4,7 @@
 pub mod renju;
 
 use crate::grid::{self, BLACK, Board, EMPTY, WHITE};
-use boyi_core::{Game, Outcome, Point, RenderOptions, Side, TextError};
+use boyi_core::{Game, Outcome, Point, Reason, RenderOptions, Side, TextError};
 use std::fmt;
 use std::str::FromStr;
 
@@ -132,9 +132,9 @@ impl Gomoku {
             .iter()
             .any(|&d| self.variant.wins(side, self.board.run(p, d, cell)));
         if wins {
-            Some(Outcome::win(side, "five in a row"))
+            Some(Outcome::win(side, Reason::Five))
         } else if self.board.is_full() {
-            Some(Outcome::draw("board full"))
+            Some(Outcome::draw(Reason::FullBoard))
         } else {
             None
         }
@@ -161,8 +161,8 @@ impl Gomoku {
             }
         }
         Ok(match winner {
-            Some(side) => Some(Outcome::win(side, "five in a row")),
-            None if self.board.is_full() => Some(Outcome::draw("board full")),
+            Some(side) => Some(Outcome::win(side, Reason::Five)),
+            None if self.board.is_full() => Some(Outcome::draw(Reason::FullBoard)),
             None => None,
         })
     }
@@ -280,7 +280,7 @@ impl Game for Gomoku {
             Move::Pass => {
                 self.passes += 1;
                 if self.passes == 2 {
-                    self.outcome = Some(Outcome::draw("two passes"));
+                    self.outcome = Some(Outcome::draw(Reason::TwoPasses));
                 }
             }
             Move::Stone(p) => {

@@ -15,7 +15,9 @@ pub mod moves;
 pub mod text;
 
 use board::{EMPTY, G7, H8, POINTS, colour};
-use boyi_core::{Game, NoVariant, Outcome, RenderOptions, Side, TextError, text_err, zobrist};
+use boyi_core::{
+    Game, NoVariant, Outcome, Reason, RenderOptions, Side, TextError, text_err, zobrist,
+};
 
 pub use moves::JiuMove;
 
@@ -165,22 +167,22 @@ impl Jiu {
     }
 
     /// The drawing rule that applies now, if any.
-    fn draw_reason(&self) -> Option<&'static str> {
+    fn draw_reason(&self) -> Option<Reason> {
         if self.phase != Phase::Battle {
             return None;
         }
         if self.quiet >= QUIET_DRAW {
-            return Some("100 moves without capture");
+            return Some(Reason::MoveCountRule);
         }
         let reach = (self.quiet as usize).min(self.history.len());
         let seen = (2..=reach)
             .step_by(2)
             .filter(|&d| self.history[self.history.len() - d].hash == self.hash)
             .count();
-        (seen >= 2).then_some("threefold repetition")
+        (seen >= 2).then_some(Reason::Repetition)
     }
 
-    /// Whether the game ended by a rule other than "no legal move".
+    /// Whether the game ended by a rule other than Reason::NoLegalMove.
     fn ended_by_rule(&self) -> bool {
         self.too_few().is_some() || self.draw_reason().is_some()
     }
@@ -300,12 +302,12 @@ impl Game for Jiu {
 
     fn outcome(&self) -> Option<Outcome> {
         if let Some(loser) = self.too_few() {
-            return Some(Outcome::win(!loser, "fewer than 4 pieces"));
+            return Some(Outcome::win(!loser, Reason::TooFewPieces));
         }
         if let Some(reason) = self.draw_reason() {
             return Some(Outcome::draw(reason));
         }
-        (!moves::has_move(self)).then(|| Outcome::win(!self.side, "no legal move"))
+        (!moves::has_move(self)).then(|| Outcome::win(!self.side, Reason::NoLegalMove))
     }
 
     fn hash(&self) -> u64 {

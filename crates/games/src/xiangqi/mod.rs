@@ -21,7 +21,7 @@ pub use board::{Board, Kind, Move, Square, square};
 pub use movegen::MoveList;
 pub use repetition::PlyMark;
 
-use boyi_core::{Game, NoVariant, Outcome, RenderOptions, Side, TextError, text_err};
+use boyi_core::{Game, NoVariant, Outcome, Reason, RenderOptions, Side, TextError, text_err};
 use std::fmt;
 
 /// What [`Game::undo`] needs to take a move back.
@@ -203,9 +203,9 @@ impl Game for Xiangqi {
         if list.is_empty() {
             let winner = !self.board.side_to_move();
             let reason = if self.board.in_check() {
-                "checkmate"
+                Reason::Checkmate
             } else {
-                "stalemate"
+                Reason::Stalemate
             };
             return Some(Outcome::win(winner, reason));
         }

@@ -7,7 +7,7 @@
 //! Asian chase rules fit in the same frame: they add what each move chased to [`PlyMark`]
 //! and refine [`judge_cycle`], which sees the whole cycle with every move's marks.
 
-use boyi_core::{Outcome, Side};
+use boyi_core::{Outcome, Reason, Side};
 
 /// Plies without capture after which the game is drawn.
 pub const NO_CAPTURE_LIMIT: u32 = 120;
@@ -27,7 +27,7 @@ pub struct PlyMark {
 /// the caller's business.
 pub fn outcome(marks: &[PlyMark], clock: u32, to_move: Side) -> Option<Outcome> {
     repetition(marks, clock, to_move)
-        .or_else(|| (clock >= NO_CAPTURE_LIMIT).then(|| Outcome::draw("60-move rule")))
+        .or_else(|| (clock >= NO_CAPTURE_LIMIT).then(|| Outcome::draw(Reason::MoveCountRule)))
 }
 
 /// The repetition verdict when the last position occurs for the third time.
@@ -61,8 +61,8 @@ pub fn judge_cycle(cycle: &[PlyMark], to_move: Side) -> Outcome {
     }
     let [black, red] = always_checked;
     match (red, black) {
-        (true, false) => Outcome::win(Side::Black, "perpetual check"),
-        (false, true) => Outcome::win(Side::White, "perpetual check"),
-        _ => Outcome::draw("threefold repetition"),
+        (true, false) => Outcome::win(Side::Black, Reason::PerpetualCheck),
+        (false, true) => Outcome::win(Side::White, Reason::PerpetualCheck),
+        _ => Outcome::draw(Reason::Repetition),
     }
 }

@@ -189,6 +189,23 @@ impl Client {
 }
 
 /// A plain HTTP GET on loopback (status, body).
+/// A GET whose body is bytes (binary record formats); the reply must not be chunked.
+pub async fn http_get_bytes(addr: SocketAddr, path: &str) -> (u16, Vec<u8>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await.unwrap();
+    let end = buf
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a header");
+    let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+    assert!(!head.contains("transfer-encoding: chunked"), "{head}");
+    (head[9..12].parse().unwrap(), buf[end + 4..].to_vec())
+}
+
 pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut s = TcpStream::connect(addr).await.unwrap();
