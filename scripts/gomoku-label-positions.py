@@ -12,11 +12,13 @@ a proven win (`M9`) 0.99, a proven loss (`-M9`) 0.01, and a number v the logisti
 Writes one line per position, `moves score eval result`, for `gomoku_tune --positions`,
 which keeps the quiet positions.
 
+The records are read through `boyi record dump` (`--boyi BIN`, default `boyi` on the path),
+so any record format Boyi reads will do.
+
 Usage: gomoku-label-positions.py ENGINE OUT RECORD_DIR... [--ms 60] [--per 3] [--seed 1]
-       [--jobs 2] [--result-weight 0]
+       [--jobs 2] [--result-weight 0] [--boyi BIN]
 """
 import argparse
-import glob
 import importlib.util
 import math
 import os
@@ -30,15 +32,14 @@ lost_turns = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(lost_turns)
 
 
-def draw(dirs, per, rng):
+def draw(boyi_bin, dirs, per, rng):
     """(moves, result for the side to move) of positions drawn from the records."""
     positions = []
     for d in dirs:
-        for path in sorted(glob.glob(os.path.join(d, "*.txt"))):
-            game = lost_turns.record(path)
-            if game is None or game[2] not in ("black", "white", "draw"):
+        for game in lost_turns.records(boyi_bin, d):
+            if game[3] not in ("black", "white", "draw"):
                 continue
-            _, _, result, moves, opening = game
+            _, _, _, result, moves, opening = game
             first = max(opening, 4)
             plies = range(first, len(moves) - 1)
             for n in rng.sample(plies, min(per, len(plies))):
@@ -87,6 +88,7 @@ def main():
     ap.add_argument("engine")
     ap.add_argument("out")
     ap.add_argument("records", nargs="+")
+    ap.add_argument("--boyi", default="boyi", help="the boyi binary (reads the records)")
     ap.add_argument("--ms", type=int, default=60)
     ap.add_argument("--per", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
@@ -99,7 +101,7 @@ def main():
         ap.error("--per, --ms and --jobs must be at least 1")
     if not (os.path.isfile(args.engine) and os.access(args.engine, os.X_OK)):
         ap.error(f"{args.engine}: not an executable file")
-    positions = draw(args.records, args.per, random.Random(args.seed))
+    positions = draw(args.boyi, args.records, args.per, random.Random(args.seed))
     if not positions:
         sys.exit(f"no finished freestyle 15x15 game in {' '.join(args.records)}")
     print(f"{len(positions)} positions", file=sys.stderr, flush=True)

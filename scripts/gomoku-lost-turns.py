@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Where the games a player lost were decided, judged by a reference Gomocup engine.
 
-For every game record in RECORD_DIR that PLAYER lost (a substring of its `black`/`white`
-line, e.g. `boyi:strong`), each position where PLAYER was to move after the record's
+For every game record in RECORD_DIR (any record format Boyi reads: `boyi match --out`'s
+files, read through `boyi record dump`) that PLAYER lost (a substring of its black or white
+player's spec or name, e.g. `boyi:strong`), each position where PLAYER was to move after the record's
 `opening` stones is given to the reference engine (a fresh process per position, `INFO timeout_turn MS`). The engine's last
 `Eval` of its `MESSAGE` lines (Rapfi prints them; `Eval M9` / `Eval -M9` is a proven win or
 loss in 9 plies) tells whether PLAYER was already lost there. A position answered with no
@@ -19,12 +20,12 @@ was proven lost a turn later — are given to each Boyi player spec for `--retry
 engine proves a win against it, or a move not proven lost. A quick way to see whether a
 change to the engine avoids the moves that lost.
 
-Usage: gomoku-lost-turns.py ENGINE PLAYER RECORD_DIR [--ms 300] [--jobs 2]
-       [--boyi BIN --retry SPEC... [--retry-ms 200]]
+Usage: gomoku-lost-turns.py ENGINE PLAYER RECORD_DIR [--ms 300] [--jobs 2] [--boyi BIN]
+       [--retry SPEC... [--retry-ms 200]]
 """
 import argparse
 import collections
-import glob
+import json
 import os
 import re
 import subprocess
@@ -76,25 +77,33 @@ def lost(value):
     return value is not None and value.startswith("-M")
 
 
-def record(path):
-    """(black, white, result, moves, opening plies) of a freestyle 15x15 record, else None."""
-    text = open(path).read()
-    fields = dict(re.findall(r"^(\w+) (.*)$", text, re.M))
-    needed = ("game", "black", "white", "result", "moves")
-    if any(k not in fields for k in needed) or fields["game"] != "gomoku":
-        print(f"{path}: not a Gomoku record, skipped", file=sys.stderr)
-        return None
-    board = fields.get("start", "15/")
-    if fields.get("variant", "freestyle") != "freestyle" or not board.startswith("15/"):
-        print(f"{path}: not freestyle on 15x15, skipped", file=sys.stderr)
-        return None
-    opening = int(fields.get("opening", "0"))
-    return fields["black"], fields["white"], fields["result"], fields["moves"].split(","), opening
+def records(boyi_bin, directory):
+    """Every freestyle 15x15 game of the record files in `directory`, as
+    (file, black, white, result, moves, opening plies); `boyi record dump` reads them."""
+    done = subprocess.run([boyi_bin, "record", "dump", directory], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"{boyi_bin} record dump {directory}: {done.stderr.strip()}")
+    games = []
+    for line in done.stdout.splitlines():
+        rec = json.loads(line)
+        name = os.path.basename(rec["file"])
+        if rec["game"] != "gomoku" or rec["variant"] != "freestyle" or rec["set_up"] \
+                or (rec["size"] or 15) != 15:
+            print(f"{name}: not freestyle Gomoku on 15x15 from the empty board, skipped",
+                  file=sys.stderr)
+            continue
+        result = rec["result"]
+        winner = "unfinished" if result is None else (result["winner"] or "draw")
+        player = lambda side: rec[side]["spec"] or rec[side]["name"]
+        moves = [m["text"] for m in rec["moves"]]
+        opening = int(rec["tags"].get("OpeningPlies", "0"))
+        games.append((name, player("black"), player("white"), winner, moves, opening))
+    return games
 
 
 def first_lost(engine, player, game, ms):
     """The first ply where `player` stood proven lost (None: never), and its turn before."""
-    black, _, _, moves, opening = game
+    _, black, _, _, moves, opening = game
     colour = 0 if player in black else 1
     previous = None
     for ply in range(colour, len(moves), 2):
@@ -138,21 +147,16 @@ def main():
     ap.add_argument("records")
     ap.add_argument("--ms", type=int, default=300)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--boyi", help="a boyi binary, for --retry")
+    ap.add_argument("--boyi", default="boyi", help="the boyi binary (reads the records)")
     ap.add_argument("--retry", nargs="+", default=[], metavar="SPEC")
     ap.add_argument("--retry-ms", type=int, default=200)
     args = ap.parse_args()
-    if args.retry and not args.boyi:
-        ap.error("--retry needs --boyi")
     games = []
-    for path in sorted(glob.glob(os.path.join(args.records, "*.txt"))):
-        game = record(path)
-        if game is None:
-            continue
-        black, white, result = game[:3]
+    for game in records(args.boyi, args.records):
+        _, black, white, result = game[:4]
         loser = {"black": white, "white": black}.get(result)
         if loser is not None and args.player in loser:
-            games.append((path, game))
+            games.append((game[0], game))
     ranges = collections.Counter()
     cases = []
     with ThreadPoolExecutor(args.jobs) as pool:
@@ -164,10 +168,10 @@ def main():
                 at, played, preferred, value = before
                 note = f"before it ply {at}: played {played}, engine {preferred} (eval {value})"
                 if ply is not None and played != preferred:
-                    cases.append((game[3][:at], played))
+                    cases.append((game[4][:at], played))
             else:
                 note = "no turn of its own judged" if ply is None else "lost at its first turn"
-            print(f"{os.path.basename(path)}: {verdict}; {note}", flush=True)
+            print(f"{path}: {verdict}; {note}", flush=True)
     print(f"{len(games)} games lost by {args.player}; first lost at plies:")
     key = lambda k: (k == "never", int(k.split("-")[0]) if k != "never" else 0)
     for k in sorted(ranges, key=key):

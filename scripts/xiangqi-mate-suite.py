@@ -2,17 +2,28 @@
 """Collects mate-in-1..4 positions from Boyi game records, verified by Fairy-Stockfish.
 
 Usage: xiangqi-mate-suite.py RECORD_DIR... > positions.txt
+The records (any format Boyi reads) are read through `boyi record dump`; BOYI names the
+binary (default `boyi` on the path).
 Each output line: `<fen>;<mate in N>;<Fairy-Stockfish's first move>` (ranks 0-9).
 Positions come from the last plies of games that ended in checkmate; Fairy-Stockfish must
 report `mate N` (1 <= N <= 4) for the side to move at depth 16.
 """
-import glob
+import json
 import os
 import re
 import subprocess
 import sys
 
 FSF = os.environ.get("FAIRY_STOCKFISH", "fairy-stockfish")
+BOYI = os.environ.get("BOYI", "boyi")
+
+
+def records(directory):
+    """The records of `directory` as `boyi record dump` gives them."""
+    done = subprocess.run([BOYI, "record", "dump", directory], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"{BOYI} record dump {directory}: {done.stderr.strip()}")
+    return [json.loads(line) for line in done.stdout.splitlines()]
 
 
 def to_fsf(mv):
@@ -68,13 +79,11 @@ def main():
     eng = Engine()
     seen = set()
     for d in sys.argv[1:]:
-        for path in sorted(glob.glob(os.path.join(d, "*.txt"))):
-            rec = dict(
-                line.split(" ", 1) for line in open(path).read().splitlines() if " " in line and not line.startswith("#")
-            )
-            if rec.get("reason") != "checkmate" or "moves" not in rec:
+        for rec in records(d):
+            result = rec["result"]
+            if rec["game"] != "xiangqi" or result is None or result["reason"] != "checkmate":
                 continue
-            moves = rec["moves"].split(",")
+            moves = [m["text"] for m in rec["moves"]]
             for back in range(1, 9, 2):
                 if back > len(moves):
                     break

@@ -48,8 +48,7 @@ pub fn run_and_report_with<G: boyi_engines::GamePlayers>(
                     .join(", ")
             ));
         }
-        std::fs::create_dir_all(o.dir)
-            .map_err(|e| text_err!("--out {}: {e}", o.dir.display()))?;
+        std::fs::create_dir_all(o.dir).map_err(|e| text_err!("--out {}: {e}", o.dir.display()))?;
     }
     let bar = ProgressBar::new(cfg.games as u64);
     bar.set_style(

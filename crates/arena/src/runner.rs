@@ -6,11 +6,11 @@ use crate::record::{RecordParts, build_record};
 use crate::spec::PlayerSpec;
 use crate::stats::{Sprt, Verdict, Wdl};
 use boyi_core::{Reason, Side, TextError};
-use boyi_records::{GameRecord, GameResult as Result_};
 use boyi_engines::{
     BookPlayer, Clock, GameHistory, Limits, OpeningBook, Player, PlayerError, StopFlag, Swap2Reply,
 };
 use boyi_protocol::driver::ExternalOptions;
+use boyi_records::{GameRecord, GameResult as Result_};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};

@@ -66,11 +66,25 @@ fn perfect_play_never_loses_and_colours_alternate() {
         assert_eq!(result.reason(), Reason::Five, "{result}");
         let a = g.record.player(g.a_side);
         assert_eq!(a.spec.as_deref(), Some("boyi:alphabeta?depth=2"));
-        assert_eq!(g.record.size, None, "the 9x9 start is the record's start text");
+        assert_eq!(
+            g.record.size, None,
+            "the 9x9 start is the record's start text"
+        );
         let players_moves = g.record.moves.len() - 1;
-        let timed = g.record.moves.iter().filter(|m| m.time_ms.is_some()).count();
-        assert_eq!(timed, players_moves, "every move of the players has its time");
-        assert_eq!(g.record.moves[0].time_ms, None, "the opening's move has none");
+        let timed = g
+            .record
+            .moves
+            .iter()
+            .filter(|m| m.time_ms.is_some())
+            .count();
+        assert_eq!(
+            timed, players_moves,
+            "every move of the players has its time"
+        );
+        assert_eq!(
+            g.record.moves[0].time_ms, None,
+            "the opening's move has none"
+        );
     }
 }
 
@@ -121,7 +135,12 @@ fn an_engine_that_cannot_start_fails_the_match() {
     assert!(err.contains("cannot start"), "{err}");
     // SAU cannot set up positions: an opening makes the match fail before any game counts.
     let start = Connect6::start(&Default::default(), None).unwrap();
-    let mut cfg = config(start, "cmd:\"sh -c 'cat > /dev/null'\"@sau", "boyi:random", 2);
+    let mut cfg = config(
+        start,
+        "cmd:\"sh -c 'cat > /dev/null'\"@sau",
+        "boyi:random",
+        2,
+    );
     let start = cfg.openings[0].start().clone();
     cfg.openings = openings::random_openings(&start, 2, 1, 5);
     let err = run_match(&cfg, |_, _| {}).unwrap_err().to_string();

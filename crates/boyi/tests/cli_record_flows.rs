@@ -5,7 +5,7 @@
 mod common;
 
 use common::{fails_in, ok_in, workdir};
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -40,10 +40,7 @@ fn match_records_of_every_format_read_back() {
         ("gomoku", &["boyi", "sgf", "psq", "renlib"][..]),
         ("connect6", &["boyi", "sgf", "c6"]),
         ("jiu", &["boyi", "jiu"]),
-        (
-            "xiangqi",
-            &["boyi", "pgn", "pgn-wxf", "pgn-chinese", "xqf"],
-        ),
+        ("xiangqi", &["boyi", "pgn", "pgn-wxf", "pgn-chinese", "xqf"]),
     ] {
         for format in formats {
             let out = format!("{game}-{format}");
@@ -67,7 +64,15 @@ fn match_records_of_every_format_read_back() {
     let err = fails_in(
         &dir,
         &[
-            "match", "jiu", "--a", "boyi:random", "--b", "boyi:random", "--out", "x", "--format",
+            "match",
+            "jiu",
+            "--a",
+            "boyi:random",
+            "--b",
+            "boyi:random",
+            "--out",
+            "x",
+            "--format",
             "sgf",
         ],
     );
@@ -96,17 +101,38 @@ fn a_match_directory_is_imported_and_found() {
     assert!(again.contains("3 games were stored already"), "{again}");
     let found = ok_in(
         &dir,
-        &["record", "search", "--db", "g.sqlite", "--player", "boyi:strong"],
+        &[
+            "record",
+            "search",
+            "--db",
+            "g.sqlite",
+            "--player",
+            "boyi:strong",
+        ],
     );
     assert_eq!(found.lines().count(), 1, "{found}");
     assert!(found.contains(" black "), "{found}");
     let year = ok_in(
         &dir,
-        &["record", "search", "--db", "g.sqlite", "--date", "2000..2999"],
+        &[
+            "record",
+            "search",
+            "--db",
+            "g.sqlite",
+            "--date",
+            "2000..2999",
+        ],
     );
-    assert_eq!(year.lines().count(), 2, "the match's games are dated: {year}");
+    assert_eq!(
+        year.lines().count(),
+        2,
+        "the match's games are dated: {year}"
+    );
     for bad in ["2024-13", "2024-02-30", "yesterday"] {
-        let err = fails_in(&dir, &["record", "search", "--db", "g.sqlite", "--date", bad]);
+        let err = fails_in(
+            &dir,
+            &["record", "search", "--db", "g.sqlite", "--date", bad],
+        );
         assert!(err.contains("--date"), "{bad}: {err}");
     }
     let err = fails_in(
@@ -140,18 +166,17 @@ fn engine_sessions_export_and_read_back() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"ucci\nposition startpos moves h2e2\ngo depth 1\nquit\n")
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"ucci\nposition startpos moves h2e2\ngo depth 1\n")
         .unwrap();
+    stdin.flush().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let answered = lines.any(|l| l.unwrap().starts_with("bestmove"));
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
     let out = child.wait_with_output().unwrap();
-    assert!(
-        String::from_utf8_lossy(&out.stdout).contains("bestmove"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(answered, "{}", String::from_utf8_lossy(&out.stderr));
     for (file, format) in [("all.boyi", "boyi"), ("all.pgn", "pgn-chinese")] {
         let said = ok_in(
             &dir,
@@ -165,7 +190,10 @@ fn engine_sessions_export_and_read_back() {
     assert!(text.contains("[BlackSpec \"boyi:random\"]"), "{text}");
     assert!(text.contains("[Result \"*\"]"), "{text}");
     // One game a file: a directory.
-    ok_in(&dir, &["record", "export", "xqf", "--db", "e.sqlite", "--to", "xqf"]);
+    ok_in(
+        &dir,
+        &["record", "export", "xqf", "--db", "e.sqlite", "--to", "xqf"],
+    );
     let valid = ok_in(&dir, &["record", "validate", "xqf/game-000001.xqf"]);
     assert!(valid.starts_with("ok "), "{valid}");
 }
@@ -182,7 +210,10 @@ fn convert_to_standard_output_and_dump_as_json() {
     let lines: Vec<&str> = json.lines().collect();
     assert_eq!(lines.len(), 2, "{json}");
     for l in lines {
-        assert!(l.starts_with('{') && l.contains("\"game\":\"gomoku\""), "{l}");
+        assert!(
+            l.starts_with('{') && l.contains("\"game\":\"gomoku\""),
+            "{l}"
+        );
         assert!(l.contains("\"reason\":"), "{l}");
         assert!(l.contains("\"start\":\"15/15/"), "{l}");
     }

@@ -3,7 +3,6 @@
 //! a built-in player, and every record must replay legally to the recorded result.
 
 use boyi_arena::{MatchConfig, PlayerSpec, openings, run_match};
-use boyi_records::{Format, ReadOptions, read, replay, write};
 use boyi_core::Game;
 use boyi_engines::{GameHistory, Limits};
 use boyi_games::connect6::Connect6;
@@ -11,6 +10,7 @@ use boyi_games::gomoku::Gomoku;
 use boyi_games::jiu::Jiu;
 use boyi_games::xiangqi::Xiangqi;
 use boyi_protocol::driver::ExternalOptions;
+use boyi_records::{Format, ReadOptions, read, replay, write};
 use std::time::Duration;
 
 /// Plays `games` games of the served `player` over `protocol` against `opponent` and checks

@@ -35,7 +35,11 @@ impl FromStr for Score {
         let v: i32 = number
             .parse()
             .map_err(|_| text_err!("score {s:?} must be a whole number or \"mate N\""))?;
-        Ok(if mate { Score::Mate(v) } else { Score::Units(v) })
+        Ok(if mate {
+            Score::Mate(v)
+        } else {
+            Score::Units(v)
+        })
     }
 }
 
@@ -45,7 +49,12 @@ mod tests {
 
     #[test]
     fn scores_read_back_what_they_write() {
-        for s in [Score::Units(35), Score::Units(-120), Score::Mate(3), Score::Mate(-2)] {
+        for s in [
+            Score::Units(35),
+            Score::Units(-120),
+            Score::Mate(3),
+            Score::Mate(-2),
+        ] {
             assert_eq!(s.to_string().parse::<Score>().unwrap(), s);
         }
         assert!("mate".parse::<Score>().is_err());

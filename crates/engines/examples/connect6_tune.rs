@@ -10,12 +10,14 @@
 //! the logistic loss with a pull towards the hand-set evaluation (window sums, own less the
 //! opponent's, and a bonus for the side to move). Every fifth game is held out.
 
-use boyi_core::{Game, Side};
+use boyi_core::Game;
 use boyi_engines::connect6::board::Board6;
 use boyi_engines::connect6::learned::{FEATURES, Scratch, feature_name, features, hand_weights};
 use boyi_engines::connect6::weights::WEIGHTS;
-use boyi_engines::tune::{LinearFit, Sample, load_dirs, record_field};
+use boyi_engines::tune::{LinearFit, Sample, load_dirs, opening_plies, winner};
+use boyi_games::GameKind;
 use boyi_games::connect6::{Connect6, Move, Variant};
+use boyi_records::GameRecord;
 use clap::Parser;
 
 #[derive(Parser)]
@@ -41,8 +43,8 @@ fn main() {
     let opts = Options::parse();
     let mut samples = Vec::new();
     let mut scratch = Scratch::default();
-    let games = load_dirs(&opts.dirs, |text, held_out| {
-        load_record(text, held_out, &mut scratch, &mut samples)
+    let games = load_dirs(&opts.dirs, |rec, held_out| {
+        load_record(rec, held_out, &mut scratch, &mut samples)
     });
     eprintln!("{games} games, {} positions", samples.len());
     if samples.is_empty() {
@@ -74,24 +76,19 @@ fn main() {
 
 /// Reads one record of a Connect6 game from the empty 19×19 board into quiet samples;
 /// whether it was taken.
-fn load_record(text: &str, held_out: bool, scratch: &mut Scratch, out: &mut Vec<Sample>) -> bool {
-    let field = |key: &str| record_field(text, key);
-    let empty = ["19"; 19].join("/") + " b";
-    if field("game ").as_deref() != Some("connect6")
-        || field("start ").as_deref() != Some(empty.as_str())
-    {
+fn load_record(
+    rec: &GameRecord,
+    held_out: bool,
+    scratch: &mut Scratch,
+    out: &mut Vec<Sample>,
+) -> bool {
+    if rec.game != GameKind::Connect6 || rec.start.is_some() || rec.size.is_some_and(|n| n != 19) {
         return false;
     }
-    let (Some(moves), Some(result)) = (field("moves "), field("result ")) else {
+    let Some(winner) = winner(rec) else {
         return false;
     };
-    let winner = match result.as_str() {
-        "black" => Some(Side::Black),
-        "white" => Some(Side::White),
-        "draw" => None,
-        _ => return false,
-    };
-    let opening: usize = field("opening ").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let opening = opening_plies(rec);
     let Ok(mut pos) = Connect6::start(&Variant::default(), Some(19)) else {
         return false;
     };
@@ -99,8 +96,8 @@ fn load_record(text: &str, held_out: bool, scratch: &mut Scratch, out: &mut Vec<
     let mut f = [0; FEATURES];
     // A game is taken whole or not at all: a bad turn drops the samples before it.
     let mut game = Vec::new();
-    for (turn, text) in moves.split(',').enumerate() {
-        let Ok(mv) = pos.parse_move(text.trim()) else {
+    for (turn, m) in rec.moves.iter().enumerate() {
+        let Ok(mv) = pos.parse_move(&m.text) else {
             return false;
         };
         let me = b.side();

@@ -28,6 +28,7 @@ use boyi_engines::gomoku::learned::{
 use boyi_engines::gomoku::search::{defends, value_order};
 use boyi_engines::gomoku::threat::{fives, has_open_three};
 use boyi_engines::tune::{Adam, freestyle_game, load_dirs};
+use boyi_records::GameRecord;
 use clap::Parser;
 
 /// Moves searched per inner node by default (`width`).
@@ -74,8 +75,8 @@ struct Options {
 fn main() {
     let opts = Options::parse();
     let mut data = Data::default();
-    let games = load_dirs(&opts.dirs, |text, held_out| {
-        load_record(text, opts.mover.as_deref(), held_out, &mut data)
+    let games = load_dirs(&opts.dirs, |rec, held_out| {
+        load_record(rec, opts.mover.as_deref(), held_out, &mut data)
     });
     eprintln!(
         "{games} games, {} positions, {} moves outside the candidates",
@@ -93,8 +94,8 @@ fn main() {
 }
 
 /// Reads one record; false when it is not a freestyle game on an empty 15×15 board.
-fn load_record(text: &str, mover: Option<&str>, held_out: bool, data: &mut Data) -> bool {
-    let Some(game) = freestyle_game(text) else {
+fn load_record(rec: &GameRecord, mover: Option<&str>, held_out: bool, data: &mut Data) -> bool {
+    let Some(game) = freestyle_game(rec) else {
         return false;
     };
     let learned = game

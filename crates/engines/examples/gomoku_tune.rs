@@ -23,7 +23,6 @@
 //! are fitted like the records' (cross-entropy with the score). `--from-table` starts the
 //! descent from the engine's present table; `--steps 0` then only reports its losses.
 
-use boyi_core::Side;
 use boyi_engines::gomoku::board::EngineBoard;
 use boyi_engines::gomoku::learned::{
     COMBOS, FITTED, TEMPO as FITTED_TEMPO, THREAT_WEIGHTS, combo, combo_table, combos, hand_value,
@@ -32,6 +31,7 @@ use boyi_engines::gomoku::pattern::Threat;
 use boyi_engines::gomoku::search::{HAND_THREAT_WEIGHTS, THREAT_TERMS, threat_terms};
 use boyi_engines::tune::{self, LinearFit, Sample, load_dirs, play_moves};
 use boyi_games::gomoku::Variant;
+use boyi_records::GameRecord;
 use clap::Parser;
 
 /// Weights: the side to move's combinations, the opponent's, the tempo, the threat terms.
@@ -66,8 +66,8 @@ struct Options {
 fn main() {
     let opts = Options::parse();
     let mut samples = Vec::new();
-    let games = load_dirs(&opts.dirs, |text, held_out| {
-        load_record(text, &mut samples, held_out)
+    let games = load_dirs(&opts.dirs, |rec, held_out| {
+        load_record(rec, &mut samples, held_out)
     });
     for file in &opts.positions {
         load_positions(file, &mut samples);
@@ -149,15 +149,12 @@ fn print_table(w: &[f64], opts: &Options) {
 }
 
 /// Reads one record; false when it is not a finished freestyle game on an empty 15×15 board.
-fn load_record(text: &str, out: &mut Vec<Sample>, held_out: bool) -> bool {
-    let Some(game) = tune::freestyle_game(text) else {
+fn load_record(rec: &GameRecord, out: &mut Vec<Sample>, held_out: bool) -> bool {
+    let Some(game) = tune::freestyle_game(rec) else {
         return false;
     };
-    let winner = match game.result.as_deref() {
-        Some("black") => Some(Side::Black),
-        Some("white") => Some(Side::White),
-        Some("draw") => None,
-        _ => return false,
+    let Some(winner) = game.result.as_ref().map(|r| r.winner()) else {
+        return false;
     };
     let mut visit = |b: &mut EngineBoard| {
         if b.ply() >= game.opening.max(4) && b.winner().is_none() && quiet(b) {

@@ -17,11 +17,12 @@
 //! is left alone (static positions say little about it). Prints each weight, the held-out loss of the rounded weights through the real
 //! evaluation, and the `boyi:strong` options that play the tuned set.
 
-use boyi_core::{Game, NoVariant, Side};
-use boyi_engines::tune::{self, Adam, load_dir, logistic_loss, record_field, sigmoid};
+use boyi_core::{Game, Side};
+use boyi_engines::tune::{self, Adam, load_dir, logistic_loss, sigmoid, winner};
 use boyi_engines::xiangqi::eval::{DEFAULT_WEIGHTS, Weights, evaluate, w};
 use boyi_engines::xiangqi::movepick::Picker;
 use boyi_games::xiangqi::{Board, Xiangqi};
+use boyi_records::GameRecord;
 use clap::Parser;
 use std::path::Path;
 
@@ -75,8 +76,8 @@ fn main() {
     let mut samples = Vec::new();
     let mut games = 0;
     for d in &opts.dirs {
-        load_dir(Path::new(d), &mut games, |text, held_out| {
-            load_record(text, &mut samples, held_out)
+        load_dir(Path::new(d), &mut games, |rec, held_out| {
+            load_record(rec, &mut samples, held_out)
         });
     }
     let held = samples.iter().filter(|s| s.held_out).count();
@@ -200,24 +201,21 @@ fn features(board: &Board) -> [f64; N] {
     })
 }
 
-fn load_record(text: &str, out: &mut Vec<Sample>, held_out: bool) -> bool {
-    let field = |key: &str| record_field(text, key);
-    let (Some(start), Some(moves), Some(result)) =
-        (field("start "), field("moves "), field("result "))
-    else {
+fn load_record(rec: &GameRecord, out: &mut Vec<Sample>, held_out: bool) -> bool {
+    let Some(winner) = winner(rec).filter(|_| rec.game == boyi_games::GameKind::Xiangqi) else {
         return false;
     };
-    let result = match result.as_str() {
-        "red" => 1.0,
-        "black" => 0.0,
-        "draw" => 0.5,
-        _ => return false,
+    // Red is the white side.
+    let result = match winner {
+        Some(Side::White) => 1.0,
+        Some(Side::Black) => 0.0,
+        None => 0.5,
     };
-    let Ok(mut pos) = Xiangqi::from_text(&NoVariant, &start) else {
+    let Ok(mut pos) = boyi_records::start_position::<Xiangqi>(rec) else {
         return false;
     };
-    for (ply, text) in moves.split(',').enumerate() {
-        let Ok(mv) = pos.parse_move(text) else {
+    for (ply, m) in rec.moves.iter().enumerate() {
+        let Ok(mv) = pos.parse_move(&m.text) else {
             return true;
         };
         pos.play(&mv);

@@ -1,11 +1,14 @@
 //! Pieces shared by the tuners (`examples/*_tune.rs`, `examples/gomoku_policy.rs`), which
-//! fit evaluation weights to game results or to the moves played: reading a directory of
-//! records and a freestyle Gomoku record, the logistic loss, the fit of its scale, Adam's
+//! fit evaluation weights to game results or to the moves played: reading directories of
+//! records (any format Boyi reads, through `boyi-records`) and a freestyle Gomoku record, the
+//! logistic loss, the fit of its scale, Adam's
 //! steps, and the descent of a linear evaluation over sparse features to game results.
 
 use crate::gomoku::board::EngineBoard;
-use boyi_core::Point;
+use boyi_core::{Point, Side};
+use boyi_games::GameKind;
 use boyi_games::gomoku::Variant;
+use boyi_records::{GameRecord, GameResult, ReadOptions};
 use std::path::Path;
 
 pub fn sigmoid(x: f64) -> f64 {
@@ -37,10 +40,11 @@ pub fn mean_losses<S>(
     )
 }
 
-/// Gives the text of every file of `dir`, in name order, to `load` with whether its game is
-/// held out (every fifth game read, counting from 0); `load` tells whether it took the game,
-/// and `games` counts those taken.
-pub fn load_dir(dir: &Path, games: &mut usize, mut load: impl FnMut(&str, bool) -> bool) {
+/// Gives every game of the record files of `dir`, in name order, to `load` with whether it
+/// is held out (every fifth game read, counting from 0); `load` tells whether it took the
+/// game, and `games` counts those taken. Files that are no records are passed over; a record
+/// that does not replay is reported and passed over.
+pub fn load_dir(dir: &Path, games: &mut usize, mut load: impl FnMut(&GameRecord, bool) -> bool) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         eprintln!("cannot read {}", dir.display());
         return;
@@ -48,16 +52,27 @@ pub fn load_dir(dir: &Path, games: &mut usize, mut load: impl FnMut(&str, bool) 
     let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
     paths.sort();
     for path in paths {
-        if let Ok(text) = std::fs::read_to_string(&path)
-            && load(&text, games.is_multiple_of(5))
-        {
-            *games += 1;
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        if boyi_records::Format::detect(&path, &bytes).is_err() {
+            continue;
+        }
+        match boyi_records::read_file(&path, &ReadOptions::default()) {
+            Ok(records) => {
+                for c in records {
+                    if load(&c.record, games.is_multiple_of(5)) {
+                        *games += 1;
+                    }
+                }
+            }
+            Err(e) => eprintln!("{e}"),
         }
     }
 }
 
 /// `load_dir` over each of `dirs`; the number of games taken.
-pub fn load_dirs(dirs: &[String], mut load: impl FnMut(&str, bool) -> bool) -> usize {
+pub fn load_dirs(dirs: &[String], mut load: impl FnMut(&GameRecord, bool) -> bool) -> usize {
     let mut games = 0;
     for dir in dirs {
         load_dir(Path::new(dir), &mut games, &mut load);
@@ -207,16 +222,15 @@ impl LinearFit {
     }
 }
 
-/// The fields of a Boyi record of a freestyle Gomoku game from the empty 15×15 board that the
-/// Gomoku tuners read.
+/// What the Gomoku tuners read of a record of a freestyle game from the empty 15×15 board.
 pub struct FreestyleGame {
     /// The comma-separated moves.
     pub moves: String,
-    /// `black`, `white` or `draw` when the game ended.
-    pub result: Option<String>,
+    /// How the game ended, when it did.
+    pub result: Option<GameResult>,
     /// Stones placed by the opening before the players chose.
     pub opening: usize,
-    /// The players' specs: black's, then white's.
+    /// The players' specs (else their names): black's, then white's.
     pub players: [Option<String>; 2],
 }
 
@@ -252,29 +266,47 @@ pub fn play_moves(
     true
 }
 
-/// The value, trimmed, of the line of an arena record (`boyi match --out`) that starts with
-/// `key` (its name and a space).
-pub fn record_field(text: &str, key: &str) -> Option<String> {
-    text.lines()
-        .find_map(|l| l.strip_prefix(key).map(|v| v.trim().to_string()))
+/// The winner of a finished record (`None` inside: a draw); `None` for an unfinished one.
+pub fn winner(rec: &GameRecord) -> Option<Option<Side>> {
+    rec.result.as_ref().map(GameResult::winner)
 }
 
-/// Reads a record of a freestyle game from the empty 15×15 board; `None` for any other record
-/// or one without moves.
-pub fn freestyle_game(text: &str) -> Option<FreestyleGame> {
-    let field = |key: &str| record_field(text, key);
-    let empty = ["15"; 15].join("/") + " b";
-    if field("game ").as_deref() != Some("gomoku")
-        || field("variant ").as_deref() != Some("freestyle")
-        || field("start ").as_deref() != Some(empty.as_str())
+/// The plies of a record that came from its opening (the arena's tag `OpeningPlies`).
+pub fn opening_plies(rec: &GameRecord) -> usize {
+    rec.tags
+        .get("OpeningPlies")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// A record of a freestyle game from the empty 15×15 board; `None` for any other record or
+/// one without moves.
+pub fn freestyle_game(rec: &GameRecord) -> Option<FreestyleGame> {
+    let freestyle = rec.variant.as_deref().is_none_or(|v| v == "freestyle");
+    if rec.game != GameKind::Gomoku
+        || !freestyle
+        || rec.start.is_some()
+        || rec.size.is_some_and(|n| n != 15)
+        || rec.moves.is_empty()
     {
         return None;
     }
+    let player = |side: Side| {
+        let p = rec.player(side);
+        p.spec
+            .clone()
+            .or_else(|| (!p.name.is_empty()).then(|| p.name.clone()))
+    };
     Some(FreestyleGame {
-        moves: field("moves ")?,
-        result: field("result "),
-        opening: field("opening ").and_then(|v| v.parse().ok()).unwrap_or(0),
-        players: [field("black "), field("white ")],
+        moves: rec
+            .moves
+            .iter()
+            .map(|m| m.text.as_str())
+            .collect::<Vec<_>>()
+            .join(","),
+        result: rec.result.clone(),
+        opening: opening_plies(rec),
+        players: [player(Side::Black), player(Side::White)],
     })
 }
 

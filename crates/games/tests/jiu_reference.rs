@@ -189,7 +189,10 @@ fn identities(pos: &Jiu) -> BTreeSet<Identity> {
 }
 
 fn compare(pos: &Jiu) {
-    if pos.outcome().is_some_and(|o| o.reason != boyi_core::Reason::NoLegalMove) {
+    if pos
+        .outcome()
+        .is_some_and(|o| o.reason != boyi_core::Reason::NoLegalMove)
+    {
         return;
     }
     let want = reference(pos);

@@ -80,8 +80,14 @@ fn fast_perft_equals_generic() {
 #[test]
 fn mate_and_stalemate() {
     for (fen, reason) in [
-        ("3k5/4R4/9/9/9/9/9/9/9/3RK4 b - - 0 1", boyi_core::Reason::Checkmate),
-        ("3k5/4R4/9/9/9/9/9/9/9/4K4 b - - 0 1", boyi_core::Reason::Stalemate),
+        (
+            "3k5/4R4/9/9/9/9/9/9/9/3RK4 b - - 0 1",
+            boyi_core::Reason::Checkmate,
+        ),
+        (
+            "3k5/4R4/9/9/9/9/9/9/9/4K4 b - - 0 1",
+            boyi_core::Reason::Stalemate,
+        ),
     ] {
         let mut p = pos(fen);
         assert_eq!(p.perft(1), 0);

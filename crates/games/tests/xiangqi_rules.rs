@@ -22,7 +22,10 @@ fn play(g: &mut Xiangqi, list: &str) {
 fn random_games_are_consistent() {
     let stats = check_random_games(&start(), 1000, 300, 7, uniform);
     assert_eq!(stats.games, 1000);
-    assert!(stats.finished_by(boyi_core::Reason::Checkmate) > 0, "{stats:?}");
+    assert!(
+        stats.finished_by(boyi_core::Reason::Checkmate) > 0,
+        "{stats:?}"
+    );
 }
 
 /// Every legal move of the positions of random games round-trips through WXF and Chinese.
@@ -220,7 +223,10 @@ fn perpetual_check_loses() {
     assert!(g.outcome().is_none());
     play(&mut g, "i8i9");
     let o = g.outcome().unwrap();
-    assert_eq!((o.winner, o.reason), (Some(Side::Black), boyi_core::Reason::PerpetualCheck));
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Side::Black), boyi_core::Reason::PerpetualCheck)
+    );
     assert!(g.legal_moves().is_empty());
 }
 
@@ -263,7 +269,10 @@ fn sixty_move_rule() {
     assert!(g.outcome().is_none());
     play(&mut g, "e9e8");
     let o = g.outcome().unwrap();
-    assert_eq!((o.winner, o.reason), (None, boyi_core::Reason::MoveCountRule));
+    assert_eq!(
+        (o.winner, o.reason),
+        (None, boyi_core::Reason::MoveCountRule)
+    );
     assert!(g.legal_moves().is_empty());
     assert_eq!(g.perft(2), 0);
     let over = pos("4k4/9/9/9/9/9/9/9/9/3K4R w - - 120 60");

@@ -78,4 +78,3 @@ pub fn read(text: &str) -> Result<GameRecord, TextError> {
     rec.result = Some(GameResult::from_old_words(winner, &reason));
     Ok(rec)
 }
-

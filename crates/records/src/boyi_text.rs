@@ -332,7 +332,11 @@ fn write_one(out: &mut String, rec: &GameRecord) {
     }
     for side in Side::BOTH {
         let p = rec.player(side);
-        let name = if side == Side::Black { "Black" } else { "White" };
+        let name = if side == Side::Black {
+            "Black"
+        } else {
+            "White"
+        };
         if !p.name.is_empty() {
             tag(name, &p.name);
         }

@@ -12,8 +12,10 @@
 use crate::date::Date;
 use crate::record::{GameRecord, GameResult, RecordedMove};
 use crate::sgf::group_turns;
+use boyi_core::Game;
 use boyi_core::{Point, Reason, Side, TextError, text_err};
 use boyi_games::GameKind;
+use boyi_games::connect6::Connect6;
 use std::fmt::Write;
 
 /// Reads every record of a championship text file.
@@ -114,8 +116,12 @@ fn header_fields(header: &str) -> Result<Vec<String>, TextError> {
     Ok(fields)
 }
 
+/// A player field without its colour mark (`alice B`, or `B` alone for no name).
 fn strip_mark(field: &str, mark: &str) -> String {
     let f = field.trim();
+    if f == mark.trim() {
+        return String::new();
+    }
     f.strip_suffix(mark).unwrap_or(f).trim().to_string()
 }
 
@@ -163,6 +169,12 @@ fn write_one(out: &mut String, rec: &GameRecord) -> Result<(), TextError> {
     if rec.start.is_some() || rec.size.is_some_and(|s| s != 19) {
         return Err(text_err!(
             "the championship text holds games from the empty 19x19 board"
+        ));
+    }
+    let default = <Connect6 as Game>::VARIANTS[0];
+    if let Some(v) = rec.variant.as_deref().filter(|v| *v != default) {
+        return Err(text_err!(
+            "the championship text holds games of the {default} rules, not {v}"
         ));
     }
     let result = match rec.result.as_ref().map(GameResult::winner) {

@@ -68,10 +68,14 @@ impl Date {
                     "{p:?} is not a number of up to {digits} digits or ??"
                 ));
             }
-            Ok(Some(p.parse().map_err(|_| text_err!("{p:?} is too large"))?))
+            Ok(Some(
+                p.parse().map_err(|_| text_err!("{p:?} is too large"))?,
+            ))
         };
         if parts[0].len() != 4 {
-            return Err(bad(text_err!("the year must have four digits (or be ????)")));
+            return Err(bad(text_err!(
+                "the year must have four digits (or be ????)"
+            )));
         }
         let year = field(0, 4).map_err(bad)?.map(|y| y as u16);
         let month = field(1, 2).map_err(bad)?.map(|m| m as u8);

@@ -21,7 +21,7 @@ pub mod sgf;
 pub mod symmetry;
 pub mod xqf;
 
-pub use format::{Format, ReadOptions, read, read_file, read_raw, write};
 pub use date::Date;
+pub use format::{Format, ReadOptions, read, read_file, read_raw, write};
 pub use record::{GameRecord, GameResult, Player, RecordedMove, parse_winner, winner_word};
 pub use replay::{Checked, Replay, check, replay, start_position};

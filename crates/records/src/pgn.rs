@@ -251,7 +251,10 @@ fn parse_eval(args: &str) -> Result<(Score, Option<u32>), TextError> {
     let (whole, frac) = digits.split_once('.').unwrap_or((digits, ""));
     if whole.is_empty()
         || frac.len() > 2
-        || !whole.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
+        || !whole
+            .bytes()
+            .chain(frac.bytes())
+            .all(|b| b.is_ascii_digit())
     {
         return Err(bad());
     }

@@ -46,7 +46,13 @@ pub fn read(text: &str) -> Result<GameRecord, TextError> {
         .collect();
     if names.len() == 2 {
         // An unknown player is written as `?`.
-        let name = |n: &str| if n == "?" { String::new() } else { n.to_string() };
+        let name = |n: &str| {
+            if n == "?" {
+                String::new()
+            } else {
+                n.to_string()
+            }
+        };
         rec.set_name(Side::Black, name(names[0]));
         rec.set_name(Side::White, name(names[1]));
     }

@@ -331,6 +331,9 @@ impl Library {
                 "RenLib holds games from the empty {SIZE}x{SIZE} board only"
             ));
         }
+        if rec.moves.is_empty() {
+            return Err(text_err!("RenLib holds lines of moves: this game has none"));
+        }
         let mut at = 0;
         for (ply, m) in rec.moves.iter().enumerate() {
             let point = match m.text.as_str() {

@@ -76,7 +76,7 @@ fn check_in<G: Game>(rec: &GameRecord) -> Result<Checked, TextError> {
     out.variant = Some(pos.variant().to_string());
     if out.start.is_some() {
         out.start = Some(start.to_text());
-        (out.start, out.size) = plain_start(&start, out.size);
+        (out.start, out.size) = plain_start(&start);
     }
     match (pos.outcome(), &mut out.result) {
         (Some(o), None) => out.result = Some(GameResult::from(o)),
@@ -99,8 +99,9 @@ fn check_in<G: Game>(rec: &GameRecord) -> Result<Checked, TextError> {
 }
 
 /// A start position text that is the rules' own start on some board size is no set-up: it
-/// is said as that size instead (`None`: the default), which every format can hold.
-fn plain_start<G: Game>(start: &G, size: Option<usize>) -> (Option<String>, Option<usize>) {
+/// is said as that size instead (`None`: the default), which every format can hold. A set-up
+/// start says its board size itself.
+fn plain_start<G: Game>(start: &G) -> (Option<String>, Option<usize>) {
     let text = start.to_text();
     let same = |n: Option<usize>| G::start(start.variant(), n).is_ok_and(|p| p.to_text() == text);
     if same(None) {
@@ -108,7 +109,7 @@ fn plain_start<G: Game>(start: &G, size: Option<usize>) -> (Option<String>, Opti
     }
     match crate::grid::read_setup(&text).map(|s| s.size) {
         Ok(n) if same(Some(n)) => (None, Some(n)),
-        _ => (Some(text), size),
+        _ => (Some(text), None),
     }
 }
 

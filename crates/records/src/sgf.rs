@@ -13,8 +13,8 @@
 //! `C`. Only the main line is read: at a branch, the first variation.
 
 use crate::boyi_text::{format_seconds, parse_seconds};
-use crate::grid::{self, Setup};
 use crate::date::Date;
+use crate::grid::{self, Setup};
 use crate::record::{GameRecord, GameResult, RecordedMove};
 use boyi_core::{Point, Reason, Score, Side, TextError, text_err};
 use boyi_games::GameKind;

@@ -72,7 +72,10 @@ fn connect6_formats_agree_and_round_trip() {
     assert_eq!(rec.moves[1].text, "k10 k11");
     assert_eq!(rec.moves[5].text, "k9 k14");
     assert_eq!(rec.result.as_ref().unwrap().winner(), Some(Side::White));
-    assert_eq!(rec.result.as_ref().unwrap().reason().words(), "six in a row");
+    assert_eq!(
+        rec.result.as_ref().unwrap().reason().words(),
+        "six in a row"
+    );
     assert_eq!(
         (rec.date.unwrap().to_string().as_str(), rec.site.as_str()),
         ("2024-05-02", "Chongqing")

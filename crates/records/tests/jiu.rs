@@ -188,7 +188,9 @@ fn other_games_and_set_up_starts_are_not_written_as_dataset_text() {
     let e = write(&[gomoku], Format::Jiu).unwrap_err().to_string();
     assert!(e.contains("jiu games"), "{e}");
     let mut set_up = GameRecord::new(GameKind::Jiu);
-    set_up.start = Some(Jiu::new().to_text());
+    let mut placed = Jiu::new();
+    placed.play_list("h8").unwrap();
+    set_up.start = Some(placed.to_text());
     let e = write(&[set_up], Format::Jiu).unwrap_err().to_string();
     assert!(e.contains("empty board"), "{e}");
 }

@@ -236,7 +236,10 @@ fn xqf_files_plain_and_obfuscated() {
     assert_eq!(moves(&back), moves(&rec));
     assert_eq!(back.name(Side::White), "red player");
     assert_eq!(back.moves[0].comment, rec.moves[0].comment);
-    assert!(write(&[rec.clone(), rec], Format::Xqf).is_err(), "one game a file");
+    assert!(
+        write(&[rec.clone(), rec], Format::Xqf).is_err(),
+        "one game a file"
+    );
 }
 
 #[test]

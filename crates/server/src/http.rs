@@ -213,7 +213,8 @@ async fn game(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Respo
         Err(r) => return *r,
     };
     let rec = &row.record;
-    let replayed = with_game!(rec.game, G => replay::<G>(&row)).unwrap_or_else(|e| Err(e.to_string()));
+    let replayed =
+        with_game!(rec.game, G => replay::<G>(&row)).unwrap_or_else(|e| Err(e.to_string()));
     let (positions, moves) = match replayed {
         Ok(p) => p,
         Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, &e),

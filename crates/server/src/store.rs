@@ -310,7 +310,10 @@ mod tests {
         let done = store.finished(10).unwrap();
         assert_eq!(done[0]["winner"], "draw");
         assert_eq!(done[0]["reason"], "agreement");
-        assert!(done[0]["seats"][0].get("token").is_none(), "tokens stay secret");
+        assert!(
+            done[0]["seats"][0].get("token").is_none(),
+            "tokens stay secret"
+        );
         assert!(store.load("zz").unwrap().is_none());
         // The same games, seen as the game database sees them.
         let db = boyi_store::Store::open(&path).unwrap();

@@ -12,12 +12,12 @@ use crate::protocol::VERSION;
 use crate::seat::{Seat, SeatKind, TableOptions, check_name, new_token, same_token, side_name};
 use crate::store::{NewRow, Store};
 use boyi_core::{Game, Reason, Side};
-use boyi_games::GameKind;
-use boyi_records::{Date, GameRecord, GameResult, Player, RecordedMove};
-use boyi_store::live::LiveGame;
 use boyi_engines::{
     BuildContext, Clock, GameHistory, Info, Limits, PlayerThread, Score, SearchEvent,
 };
+use boyi_games::GameKind;
+use boyi_records::{Date, GameRecord, GameResult, Player, RecordedMove};
+use boyi_store::live::LiveGame;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -110,7 +110,11 @@ async fn full_game<G: Game>(server: &TestServer, mut req: Value, seed: u64) -> (
         assert_eq!(winner, local.outcome().map(|o| o.winner), "{name}");
     }
     assert!(stored["formats"].as_array().unwrap().len() >= 2);
-    let (status, _) = http_get(server.addr, &format!("/api/games/{table}/record?format=xyz")).await;
+    let (status, _) = http_get(
+        server.addr,
+        &format!("/api/games/{table}/record?format=xyz"),
+    )
+    .await;
     assert_eq!(status, 400);
     (table, local)
 }

@@ -161,16 +161,20 @@ pub(crate) fn finish(c: &Connection, id: GameId, result: &GameResult) -> Result<
 }
 
 fn exists(c: &Connection, id: GameId) -> Result<bool> {
-    Ok(c.query_row("SELECT 1 FROM games WHERE id = ?1", [id], |_| Ok(()))
-        .optional()?
-        .is_some())
+    Ok(
+        c.query_row("SELECT 1 FROM games WHERE id = ?1", [id], |_| Ok(()))
+            .optional()?
+            .is_some(),
+    )
 }
 
 pub(crate) fn has_fingerprint(c: &Connection, fingerprint: u64) -> Result<bool> {
-    Ok(c.prepare_cached("SELECT 1 FROM games WHERE fingerprint = ?1 LIMIT 1")?
-        .query_row([fingerprint as i64], |_| Ok(()))
-        .optional()?
-        .is_some())
+    Ok(
+        c.prepare_cached("SELECT 1 FROM games WHERE fingerprint = ?1 LIMIT 1")?
+            .query_row([fingerprint as i64], |_| Ok(()))
+            .optional()?
+            .is_some(),
+    )
 }
 
 /// Stores a whole checked game.

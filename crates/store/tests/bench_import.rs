@@ -18,7 +18,10 @@ fn random_game(rng: &mut SplitMix64, i: usize) -> GameRecord {
     let mut pos = Gomoku::start(&Default::default(), None).unwrap();
     let mut rec = GameRecord::new(GameKind::Gomoku);
     rec.set_name(boyi_core::Side::Black, format!("player{}", i % 50));
-    rec.set_name(boyi_core::Side::White, format!("player{}", (i * 7 + 3) % 50));
+    rec.set_name(
+        boyi_core::Side::White,
+        format!("player{}", (i * 7 + 3) % 50),
+    );
     rec.date = Some(boyi_records::Date::new(2024, (i % 12 + 1) as u8, (i % 28 + 1) as u8).unwrap());
     pos.play_list(OPENINGS[i % OPENINGS.len()]).unwrap();
     for m in OPENINGS[i % OPENINGS.len()].split(',') {

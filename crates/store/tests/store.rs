@@ -3,8 +3,8 @@
 use boyi_core::{Game, Reason, Side};
 use boyi_games::GameKind;
 use boyi_games::gomoku::Gomoku;
-use boyi_records::{GameRecord, GameResult, RecordedMove, check};
 use boyi_records::date::parse_date_query;
+use boyi_records::{GameRecord, GameResult, RecordedMove, check};
 use boyi_store::{Query, ResultFilter, Store};
 
 fn game(black: &str, white: &str, date: &str, moves: &[&str], winner: Option<Side>) -> GameRecord {
@@ -209,7 +209,10 @@ fn live_games_are_written_move_by_move() {
     assert_eq!(rec.moves.len(), 2);
     assert_eq!(rec.tags["TimeControl"], "60+1");
     let result = rec.result.unwrap();
-    assert_eq!((result.reason(), result.detail.as_str()), (Reason::Time, "no answer"));
+    assert_eq!(
+        (result.reason(), result.detail.as_str()),
+        (Reason::Time, "no answer")
+    );
     assert_eq!(rec.players[0].spec.as_deref(), Some("boyi:strong"));
     assert_eq!(rec.moves[1].clock_ms, Some(4999));
     assert_eq!(rec.moves[1].eval, Some(boyi_core::Score::Mate(-3)));
@@ -300,7 +303,10 @@ fn version_1_files_are_migrated() {
         ..Query::default()
     };
     assert_eq!(store.search(&q).unwrap().len(), 1);
-    assert_eq!(store.live_game("T1").unwrap().unwrap().record.moves.len(), 1);
+    assert_eq!(
+        store.live_game("T1").unwrap().unwrap().record.moves.len(),
+        1
+    );
     drop(store);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -2,7 +2,7 @@
 //! games of an engine-protocol session move by move (`boyi engine --record`). Both use the
 //! store's live-game API (begin, append each move with the hash it leads to, finish).
 
-use boyi_core::{Game, Side};
+use boyi_core::Game;
 use boyi_engines::{GameHistory, InfoSink, Limits, Player, PlayerError, StopFlag};
 use boyi_games::GameKind;
 use boyi_records::{Date, GameRecord, GameResult, RecordedMove, check};
