@@ -6,10 +6,9 @@ Plays short random Xiangqi matches with BOYI (`boyi match --out DIR --format F` 
 ICCS, WXF and Chinese moves, and XQF), then reads every file twice: with `boyi record dump`
 (Boyi's own reading) and with cchess (`read_from_pgn` / `read_from_xqf`), and compares the
 main line in ICCS coordinates and the result (1-0, 0-1, 1/2-1/2, *). `--bare` also writes
-each game again without thinking times, comments or evaluations (`boyi record convert` of a
-copy with those dropped is not a Boyi command, so the script strips them from the dump and
-writes the games back through `boyi record convert` from Boyi text), which tells a reader
-that stops at comments from one that misreads moves.
+each game again without thinking times, comments or evaluations (from the dump, through Boyi
+text and `boyi record convert`), which tells a reader that fails on PGN comments from one
+that misreads moves.
 
 Not part of CI: cchess is installed by hand, e.g.
     python3 -m venv /tmp/cchess && /tmp/cchess/bin/pip install cchess
@@ -50,10 +49,14 @@ def boyi_games(boyi, path):
 
 
 def cchess_game(path):
-    """(ICCS moves of the main line, result token) as cchess reads `path`."""
-    game = cchess.read_from_xqf(path) if path.endswith(".xqf") else cchess.read_from_pgn(path)
+    """(ICCS moves of the main line, result token) as cchess reads `path`; (None, why) when
+    it fails."""
+    try:
+        game = cchess.read_from_xqf(path) if path.endswith(".xqf") else cchess.read_from_pgn(path)
+    except Exception as e:  # cchess raises whatever its parser meets
+        return None, f"{type(e).__name__}: {e}"
     if game is None:
-        return None, None
+        return None, "no game"
     lines = game.dump_iccs_moves()
     moves = [str(m).lower() for m in lines[0]] if lines else []
     return moves, game.info.get("result", "*")
@@ -93,7 +96,7 @@ def compare(boyi, directory, label):
             same += 1
             continue
         if theirs is None:
-            print(f"{label} {name}: cchess read nothing")
+            print(f"{label} {name}: cchess failed ({their_token})")
             continue
         first = next((i for i, (a, b) in enumerate(zip(moves, theirs)) if a != b), None)
         where = f"first difference at ply {first + 1}" if first is not None else "a prefix"

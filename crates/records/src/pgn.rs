@@ -285,7 +285,7 @@ fn parse_clock(text: &str) -> Result<u64, TextError> {
 fn format_clock(ms: u64) -> String {
     let secs = ms / 1000;
     let mut t = format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
-    if ms % 1000 != 0 {
+    if !ms.is_multiple_of(1000) {
         let _ = write!(t, ".{:03}", ms % 1000);
     }
     t
