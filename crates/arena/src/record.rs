@@ -6,8 +6,7 @@
 use crate::runner::TimeControl;
 use boyi_core::{Game, TextError};
 use boyi_engines::GameHistory;
-use boyi_games::GameKind;
-use boyi_records::{Date, GameRecord, GameResult, Player, RecordedMove};
+use boyi_records::{Date, GameRecord, GameResult, Player, RecordedMove, header_for};
 
 /// What [`build_record`] needs of a finished game.
 pub struct RecordParts<'a, G: Game> {
@@ -26,17 +25,8 @@ pub struct RecordParts<'a, G: Game> {
 
 /// The record of a finished arena game.
 pub fn build_record<G: Game>(parts: RecordParts<'_, G>) -> Result<GameRecord, TextError> {
-    let kind: GameKind = G::NAME
-        .parse()
-        .map_err(|e: TextError| e.context("the arena records games of Boyi's four games"))?;
-    let start = parts.game.start();
-    let mut rec = GameRecord::new(kind);
-    rec.variant = Some(start.variant().to_string());
-    let text = start.to_text();
-    let standard = G::start(start.variant(), None).is_ok_and(|p| p.to_text() == text);
-    if !standard {
-        rec.start = Some(text);
-    }
+    let mut rec = header_for(parts.game.start())
+        .map_err(|e| e.context("the arena records games of Boyi's four games"))?;
     rec.players = parts.specs.clone().map(Player::program);
     rec.date = Some(Date::today());
     rec.event = "boyi match".into();

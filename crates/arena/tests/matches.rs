@@ -67,8 +67,9 @@ fn perfect_play_never_loses_and_colours_alternate() {
         let a = g.record.player(g.a_side);
         assert_eq!(a.spec.as_deref(), Some("boyi:alphabeta?depth=2"));
         assert_eq!(
-            g.record.size, None,
-            "the 9x9 start is the record's start text"
+            (g.record.size, &g.record.start),
+            (Some(9), &None),
+            "a rules' start of another size is said by its size"
         );
         let players_moves = g.record.moves.len() - 1;
         let timed = g

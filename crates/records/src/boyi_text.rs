@@ -92,10 +92,13 @@ fn parse_tag(line: &str) -> Result<(String, String), TextError> {
         .strip_prefix('"')
         .and_then(|q| q.strip_suffix('"'))
         .ok_or_else(|| text_err!("value of tag {name} must be in double quotes"))?;
-    Ok((name.to_string(), unescape(body)?))
+    Ok((name.to_string(), unescape(body, true)?))
 }
 
-fn unescape(s: &str) -> Result<String, TextError> {
+/// Undoes [`escape`] (a tag value: `\"` and every other escape are required) or
+/// [`escape_comment`] (a comment: an unknown escape keeps its backslash, as comments written
+/// before escapes existed do).
+fn unescape(s: &str, tag: bool) -> Result<String, TextError> {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars();
     while let Some(c) = chars.next() {
@@ -103,10 +106,16 @@ fn unescape(s: &str) -> Result<String, TextError> {
             '\\' => match chars.next() {
                 Some('n') => out.push('\n'),
                 Some('r') => out.push('\r'),
-                Some(c @ ('"' | '\\')) => out.push(c),
-                other => return Err(text_err!("bad escape \\{}", other.unwrap_or(' '))),
+                Some('\\') => out.push('\\'),
+                Some('"') if tag => out.push('"'),
+                other if tag => return Err(text_err!("bad escape \\{}", other.unwrap_or(' '))),
+                Some(c) => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                None => out.push('\\'),
             },
-            '"' => return Err(text_err!("unescaped \" inside a tag value")),
+            '"' if tag => return Err(text_err!("unescaped \" inside a tag value")),
             c => out.push(c),
         }
     }
@@ -197,7 +206,7 @@ fn apply_pending_reason(rec: &mut GameRecord) -> Result<(), TextError> {
 
 fn parse_move_line(line: &str, ply: usize) -> Result<RecordedMove, TextError> {
     let (main, comment) = match line.split_once(';') {
-        Some((m, c)) => (m, Some(unescape_comment(c.trim())?)),
+        Some((m, c)) => (m, Some(unescape(c.trim(), false)?)),
         None => (line, None),
     };
     let (number, rest) = main
@@ -256,28 +265,6 @@ fn escape_comment(s: &str) -> String {
     s.replace('\\', "\\\\")
         .replace('\n', "\\n")
         .replace('\r', "\\r")
-}
-
-fn unescape_comment(s: &str) -> Result<String, TextError> {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => match chars.next() {
-                Some('n') => out.push('\n'),
-                Some('r') => out.push('\r'),
-                Some('\\') => out.push('\\'),
-                // Comments written before escapes existed keep their backslashes.
-                Some(c) => {
-                    out.push('\\');
-                    out.push(c);
-                }
-                None => out.push('\\'),
-            },
-            c => out.push(c),
-        }
-    }
-    Ok(out)
 }
 
 /// Seconds with up to three decimals (`1.25`) as milliseconds.

@@ -24,4 +24,4 @@ pub mod xqf;
 pub use date::Date;
 pub use format::{Format, ReadOptions, read, read_file, read_raw, write};
 pub use record::{GameRecord, GameResult, Player, RecordedMove, parse_winner, winner_word};
-pub use replay::{Checked, Replay, check, replay, start_position};
+pub use replay::{Checked, Replay, check, header_for, replay, start_position};

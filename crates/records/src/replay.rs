@@ -98,6 +98,16 @@ fn check_in<G: Game>(rec: &GameRecord) -> Result<Checked, TextError> {
     })
 }
 
+/// The header of a game played from `start`: the game, its rules, and the start as a record
+/// says it (no set-up for a rules' start of any size).
+pub fn header_for<G: Game>(start: &G) -> Result<GameRecord, TextError> {
+    let kind: boyi_games::GameKind = G::NAME.parse()?;
+    let mut rec = GameRecord::new(kind);
+    rec.variant = Some(start.variant().to_string());
+    (rec.start, rec.size) = plain_start(start);
+    Ok(rec)
+}
+
 /// A start position text that is the rules' own start on some board size is no set-up: it
 /// is said as that size instead (`None`: the default), which every format can hold. A set-up
 /// start says its board size itself.

@@ -102,20 +102,12 @@ pub struct ImportArgs {
     pub input_opts: InputArgs,
 }
 
+/// Which stored games: the filters `search` and `export` share.
 #[derive(Args, Debug)]
-pub struct SearchArgs {
-    /// Database file.
-    #[arg(long, default_value = DEFAULT_PATH)]
-    pub db: PathBuf,
+pub struct FilterArgs {
     /// gomoku, connect6, jiu or xiangqi (needed with --position or --moves).
     #[arg(long)]
     pub game: Option<GameKind>,
-    /// Variant of the searched position (with --position or --moves).
-    #[arg(long)]
-    pub variant: Option<String>,
-    /// Board size of the start position (with --moves).
-    #[arg(long)]
-    pub size: Option<usize>,
     /// Either side's name.
     #[arg(long)]
     pub player: Option<String>,
@@ -125,6 +117,21 @@ pub struct SearchArgs {
     /// Date prefix (2024, 2024-05, 2024-05-01) or range FROM..TO (either end may be left out).
     #[arg(long)]
     pub date: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct SearchArgs {
+    /// Database file.
+    #[arg(long, default_value = DEFAULT_PATH)]
+    pub db: PathBuf,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// Variant of the searched position (with --position or --moves).
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Board size of the start position (with --moves).
+    #[arg(long)]
+    pub size: Option<usize>,
     /// Position text: list the games that reached it and the move each played next.
     #[arg(long)]
     pub position: Option<String>,
@@ -145,17 +152,8 @@ pub struct ExportArgs {
     /// Output format (default: from the output's extension, else boyi).
     #[arg(long)]
     pub to: Option<String>,
-    #[arg(long)]
-    pub game: Option<GameKind>,
-    /// Either side's name.
-    #[arg(long)]
-    pub player: Option<String>,
-    /// black, white (red), draw or unfinished.
-    #[arg(long)]
-    pub result: Option<String>,
-    /// Date prefix or range FROM..TO.
-    #[arg(long)]
-    pub date: Option<String>,
+    #[command(flatten)]
+    pub filter: FilterArgs,
     #[arg(long)]
     pub limit: Option<usize>,
 }
@@ -379,28 +377,23 @@ fn import(a: &ImportArgs) -> Result<()> {
 }
 
 /// The search filters shared by `search` and `export`, checked.
-fn query(
-    game: Option<GameKind>,
-    player: &Option<String>,
-    result: &Option<String>,
-    date: &Option<String>,
-    limit: Option<usize>,
-) -> Result<Query> {
+fn query(f: &FilterArgs, limit: Option<usize>) -> Result<Query> {
     Ok(Query {
-        game,
-        player: player.clone(),
-        result: result
+        game: f.game,
+        player: f.player.clone(),
+        result: f
+            .result
             .as_deref()
             .map(str::parse::<ResultFilter>)
             .transpose()
             .map_err(anyhow::Error::msg)?,
-        date: date.as_deref().map(parse_date_query).transpose()?,
+        date: f.date.as_deref().map(parse_date_query).transpose()?,
         limit,
     })
 }
 
 fn search(a: &SearchArgs) -> Result<()> {
-    let q = query(a.game, &a.player, &a.result, &a.date, Some(a.limit))?;
+    let q = query(&a.filter, Some(a.limit))?;
     let store = Store::open(&a.db).with_context(|| a.db.display().to_string())?;
     let mut out = std::io::stdout().lock();
     if a.position.is_none() && a.moves.is_none() {
@@ -409,7 +402,10 @@ fn search(a: &SearchArgs) -> Result<()> {
         }
         return Ok(());
     }
-    let game = a.game.context("--position and --moves need --game")?;
+    let game = a
+        .filter
+        .game
+        .context("--position and --moves need --game")?;
     let hash = with_game!(game, G => position_hash::<G>(a))??;
     let hits = store.search_position(hash, &q)?;
     let mut next: std::collections::BTreeMap<String, usize> = Default::default();
@@ -426,7 +422,7 @@ fn search(a: &SearchArgs) -> Result<()> {
 }
 
 fn export(a: &ExportArgs) -> Result<()> {
-    let q = query(a.game, &a.player, &a.result, &a.date, a.limit)?;
+    let q = query(&a.filter, a.limit)?;
     if !a.db.exists() {
         bail!("{}: no such database", a.db.display());
     }

@@ -4,22 +4,13 @@
 
 use boyi_core::Game;
 use boyi_engines::{GameHistory, InfoSink, Limits, Player, PlayerError, StopFlag};
-use boyi_games::GameKind;
-use boyi_records::{Date, GameRecord, GameResult, RecordedMove, check};
+use boyi_records::{Date, GameRecord, GameResult, RecordedMove, check, header_for};
 use boyi_store::{GameId, Store};
 use std::time::Instant;
 
-/// The header of a game played from `start`: game, rules, date, and the start position
-/// when it is not the rules' own.
+/// The header of a game played from `start`: game, rules, start, today's date.
 pub fn header<G: Game>(start: &G) -> GameRecord {
-    let kind: GameKind = G::NAME.parse().expect("a game registered in boyi-games");
-    let mut rec = GameRecord::new(kind);
-    rec.variant = Some(start.variant().to_string());
-    let text = start.to_text();
-    let standard = G::start(start.variant(), None).is_ok_and(|p| p.to_text() == text);
-    if !standard {
-        rec.start = Some(text);
-    }
+    let mut rec = header_for(start).expect("a game registered in boyi-games");
     rec.date = Some(Date::today());
     rec
 }
