@@ -165,3 +165,37 @@ fn several_games_in_one_file() {
         2
     );
 }
+
+/// The record the server offered for download before it wrote Boyi text, and the arena's
+/// old game files, read as they were written.
+#[test]
+fn old_downloads_and_arena_files_are_read() {
+    let download = "[Game \"xiangqi\"]\n[Variant \"standard\"]\n[Table \"T1\"]\n\
+                    [Black \"Bo\"]\n[White \"Ann\"]\n[Result \"black (red resigned)\"]\n\
+                    [Start \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]\n\
+                    \nh2e2,h9g7\n";
+    let rec = &read(download.as_bytes(), Format::Boyi, &ReadOptions::default()).unwrap()[0];
+    let result = rec.record.result.as_ref().unwrap();
+    assert_eq!(result.winner(), Some(Side::Black));
+    assert_eq!(result.detail, "red resigned");
+    assert_eq!(rec.record.moves.len(), 2);
+    assert_eq!(rec.record.start, None, "the rules' start is no set-up");
+    let arena = "# boyi game record\ngame gomoku\nvariant freestyle\n\
+                 start 15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 b\n\
+                 black boyi:random\nwhite boyi:alphabeta?depth=2\nopening 1\nresult white\n\
+                 reason loss on time (no answer)\nmoves h8,i9\n";
+    assert_eq!(Format::sniff(arena.as_bytes()), Some(Format::Arena));
+    let rec = &read(arena.as_bytes(), Format::Arena, &ReadOptions::default()).unwrap()[0].record;
+    let result = rec.result.as_ref().unwrap();
+    assert_eq!(result.reason(), boyi_core::Reason::Time);
+    assert_eq!(result.detail, "no answer");
+    assert_eq!(
+        rec.player(Side::White).spec.as_deref(),
+        Some("boyi:alphabeta?depth=2")
+    );
+    assert_eq!(rec.tags["OpeningPlies"], "1");
+    assert!(
+        write(std::slice::from_ref(rec), Format::Arena).is_err(),
+        "read, not written"
+    );
+}
