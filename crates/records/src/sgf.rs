@@ -432,6 +432,11 @@ fn write_one(
     }
     write_header(out, rec);
     if let Some(start) = &rec.start {
+        if let Some(more) = start.split_whitespace().nth(2) {
+            return Err(text_err!(
+                "SGF holds a set-up start's stones and side to move, not its {more:?} (passes in a row)"
+            ));
+        }
         let setup = grid::read_setup(start)?;
         write_list(out, "AB", &setup.black, size);
         write_list(out, "AW", &setup.white, size);

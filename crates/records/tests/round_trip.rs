@@ -184,6 +184,13 @@ fn kept(rec: &GameRecord, format: Format) -> Option<GameRecord> {
     match format {
         Format::Boyi => {}
         Format::Sgf => {
+            // Stones and the side to move; not a pass count.
+            if k.start
+                .as_ref()
+                .is_some_and(|t| t.split_whitespace().count() > 2)
+            {
+                return None;
+            }
             drop_specs(&mut k);
             k.tags.clear();
         }
