@@ -6,11 +6,13 @@
 //! - [`runner`]: playing the games, concurrently;
 //! - [`record`]: each game's record, in the one record model of `boyi-records`;
 //! - [`stats`]: Elo, interval, SPRT;
-//! - [`report`]: the progress bar and the printed summary.
+//! - [`report`]: the progress bar and the printed summary;
+//! - [`machine`]: the machine's load average during a match.
 
 #[macro_use]
 extern crate boyi_core;
 
+pub mod machine;
 pub mod openings;
 pub mod record;
 pub mod report;

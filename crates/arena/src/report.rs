@@ -1,7 +1,9 @@
 //! Running a match for a person: a progress bar with the running score (on a terminal),
-//! one line per finished game, the records written to a directory, and the summary whose
-//! last line is `W <wins> D <draws> L <losses> score <%> elo <diff> ci95 <margin>`.
+//! one line per finished game, the records written to a directory, and the summary: each
+//! player's time and depth per move, the machine's load average, and last
+//! `W <wins> D <draws> L <losses> score <%> elo <diff> ci95 <margin>`.
 
+use crate::machine::LoadWatch;
 use crate::runner::{GameResult, MatchConfig, Thinking, run_match};
 use crate::stats::{Verdict, Wdl};
 use boyi_core::TextError;
@@ -67,8 +69,10 @@ pub fn run_and_report_with<G: boyi_engines::GamePlayers>(
     .map_err(io)?;
     let mut write_error = None;
     let mut thinking = [Thinking::default(); 2];
+    let mut load = LoadWatch::begin();
     let result = run_match(cfg, |game, wdl| {
         bar.inc(1);
+        load.sample();
         thinking[0].add(game.thinking[0]);
         thinking[1].add(game.thinking[1]);
         bar.set_message(format!(
@@ -105,6 +109,7 @@ pub fn run_and_report_with<G: boyi_engines::GamePlayers>(
         }
     });
     bar.finish_and_clear();
+    load.finish();
     let (wdl, verdict) = result?;
     if let Some(e) = write_error {
         return Err(e);
@@ -134,6 +139,18 @@ pub fn run_and_report_with<G: boyi_engines::GamePlayers>(
         thinking[1].average_ms()
     )
     .map_err(io)?;
+    let depth = |t: &Thinking| {
+        t.average_depth()
+            .map_or("-".to_string(), |d| format!("{d:.1}"))
+    };
+    writeln!(
+        w,
+        "depth per move: A {}, B {}",
+        depth(&thinking[0]),
+        depth(&thinking[1])
+    )
+    .map_err(io)?;
+    writeln!(w, "{}", load.line()).map_err(io)?;
     writeln!(w, "{}", wdl.summary()).map_err(io)?;
     Ok(wdl)
 }

@@ -7,7 +7,8 @@ use crate::spec::PlayerSpec;
 use crate::stats::{Sprt, Verdict, Wdl};
 use boyi_core::{Reason, Side, TextError};
 use boyi_engines::{
-    BookPlayer, Clock, GameHistory, Limits, OpeningBook, Player, PlayerError, StopFlag, Swap2Reply,
+    BookPlayer, Clock, GameHistory, Info, Limits, OpeningBook, Player, PlayerError, StopFlag,
+    Swap2Reply,
 };
 use boyi_protocol::driver::ExternalOptions;
 use boyi_records::{GameRecord, GameResult as Result_};
@@ -164,22 +165,43 @@ pub struct GameResult {
     pub thinking: [Thinking; 2],
 }
 
-/// Time a player spent choosing its moves in one game.
+/// Time a player spent choosing its moves in one game, and how deep it searched.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Thinking {
     pub time: Duration,
     pub moves: u32,
+    /// The sum of the last depth each move's thinking lines reported ...
+    pub depth_total: u64,
+    /// ... over this many moves (a book move or a player without thinking lines reports none).
+    pub depth_moves: u32,
 }
 
 impl Thinking {
+    /// One move that took `time`, its thinking lines having last reported `depth`.
+    pub fn one(time: Duration, depth: Option<u32>) -> Thinking {
+        Thinking {
+            time,
+            moves: 1,
+            depth_total: depth.map_or(0, u64::from),
+            depth_moves: u32::from(depth.is_some()),
+        }
+    }
+
     pub fn add(&mut self, other: Thinking) {
         self.time += other.time;
         self.moves += other.moves;
+        self.depth_total += other.depth_total;
+        self.depth_moves += other.depth_moves;
     }
 
     /// Average time per move, in milliseconds.
     pub fn average_ms(&self) -> f64 {
         self.time.as_secs_f64() * 1000.0 / f64::from(self.moves.max(1))
+    }
+
+    /// Average depth over the moves that reported one; `None` if none did.
+    pub fn average_depth(&self) -> Option<f64> {
+        (self.depth_moves > 0).then(|| self.depth_total as f64 / f64::from(self.depth_moves))
     }
 }
 
@@ -484,12 +506,12 @@ fn play<G: boyi_engines::GamePlayers>(
             ..side_limits[side.index()].clone()
         };
         let started = Instant::now();
-        let result = players[side.index()].choose(&game, &limits, &stop, &mut |_| {});
+        // The depth a move reached is the last one its thinking lines named.
+        let mut depth = None;
+        let mut on_info = |info: Info| depth = info.depth.or(depth);
+        let result = players[side.index()].choose(&game, &limits, &stop, &mut on_info);
         let spent = started.elapsed();
-        thinking[side.index()].add(Thinking {
-            time: spent,
-            moves: 1,
-        });
+        thinking[side.index()].add(Thinking::one(spent, depth));
         let loss = |reason: Reason, detail: String| {
             let result = Result_::win(side.opponent(), reason).with_detail(detail);
             Ok((result, game.clone()))

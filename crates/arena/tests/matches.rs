@@ -147,3 +147,30 @@ fn an_engine_that_cannot_start_fails_the_match() {
     let err = run_match(&cfg, |_, _| {}).unwrap_err().to_string();
     assert!(err.contains("no openings"), "{err}");
 }
+
+#[test]
+fn the_report_gives_time_and_depth_per_move_and_the_load() {
+    // A's thinking line names depth 7 before its (illegal) move; boyi:random names none.
+    let on_go = "echo info depth 7 score cp 0 nodes 10; echo bestmove z9";
+    let start = Xiangqi::start(&Default::default(), None).unwrap();
+    let cfg = config(start, &fake_uci(on_go), "boyi:random", 2);
+    let mut out = Vec::new();
+    boyi_arena::report::run_and_report(&cfg, None, &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    let line = |start: &str| {
+        out.lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no {start:?} line in {out}"))
+            .to_string()
+    };
+    assert!(line("time per move: A ").ends_with(" ms"));
+    assert_eq!(line("depth per move: "), "depth per move: A 7.0, B -");
+    assert!(line("load average: ").contains(" at the start, "));
+    assert!(
+        out.trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("W 0 D 0 L 2 ")
+    );
+}
