@@ -2,8 +2,10 @@
 //! aspiration windows, a shared transposition table, quiescence on captures and check
 //! evasions, check extension, null-move pruning (only with attacking pieces left, verified
 //! at high depth), late-move reductions, reverse futility, futility and late-move pruning of
-//! quiet moves (razoring was tried and dropped: it lost quiet mating checks), mate-distance pruning, and the history rules of the game
-//! (perpetual check loses, other repetitions draw, 120 plies without capture draw).
+//! quiet moves (razoring was tried and dropped: it lost quiet mating checks), mate-distance
+//! pruning, and the history rules of the game (perpetual check loses, other repetitions
+//! draw, 120 plies without capture draw; a win or loss by them scores as a mate at the ply
+//! where the rules end the game).
 //!
 //! Lazy SMP: helper threads run the same iterative deepening on their own boards, sharing
 //! only the transposition table; the main thread alone reports and decides.
@@ -21,9 +23,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 pub const MATE: i32 = 30000;
 pub const INF: i32 = 31000;
 pub const MAX_PLY: usize = 120;
-/// A win by the repetition rules (the opponent checked perpetually): above [`MATE_BOUND`]
-/// so it keeps its distance in the table, below every mate score.
-const RULE_WIN: i32 = MATE_BOUND + 500;
 
 /// What a search is told about the game before the root.
 pub struct Root {
@@ -269,27 +268,61 @@ impl<'a> Searcher<'a> {
         v + ((h >> 32) % span) as i32 - self.style.noise
     }
 
-    /// The verdict of the repetition rules if the current position repeats one since the
-    /// last capture: the cycle is judged as if it went on to the third occurrence.
+    /// The verdict of the repetition rules if they end the game at the current position, as
+    /// the search sees it:
+    /// - a third occurrence ends it as in the game: the cycle from the first occurrence is
+    ///   judged, at this ply;
+    /// - a second occurrence whose first one is on the search's own line (the root or later)
+    ///   is taken to go round once more: its cycle is judged, at the ply where the third
+    ///   occurrence would come;
+    /// - a second occurrence of a position the game had before the root ends nothing: the
+    ///   game goes on there.
+    ///
+    /// A win or loss by the rules scores as a mate at that ply: the game is over either way,
+    /// so a side that loses by its own perpetual check holds out as long as any other move
+    /// lets it, and a side the opponent checks perpetually steers for the cycle.
+    #[inline]
     fn repetition(&self, clock: u32, ply: usize) -> Option<i32> {
         let n = self.marks.len() - 1;
         let oldest = n.saturating_sub(clock as usize);
         let hash = self.marks[n].hash;
-        let mut i = n.checked_sub(4)?;
-        loop {
-            if i < oldest {
-                return None;
-            }
+        let last = self.occurrence(hash, n.checked_sub(4)?, oldest)?;
+        self.repeated(hash, last, oldest, ply)
+    }
+
+    /// [`Searcher::repetition`] once the current position (index `n`) is known to occur at
+    /// `last` before.
+    #[cold]
+    #[inline(never)]
+    fn repeated(&self, hash: u64, last: usize, oldest: usize, ply: usize) -> Option<i32> {
+        let n = self.marks.len() - 1;
+        let before = last.checked_sub(2);
+        let (first, end) = match before.and_then(|i| self.occurrence(hash, i, oldest)) {
+            Some(first) => (first, ply),
+            None if last + ply >= n => (last, ply + (n - last)),
+            None => return None,
+        };
+        let verdict = judge_cycle(&self.marks[first..], self.board.side_to_move());
+        let end = end.min(MAX_PLY) as i32;
+        Some(match verdict.winner {
+            None => self.draw_score(),
+            Some(w) if w == self.board.side_to_move() => MATE - end,
+            Some(_) => -(MATE - end),
+        })
+    }
+
+    /// The latest position with `hash` at index `from` or earlier, stepping back two plies
+    /// at a time (the same side to move), not before `oldest`.
+    #[inline]
+    fn occurrence(&self, hash: u64, from: usize, oldest: usize) -> Option<usize> {
+        let mut i = from;
+        while i >= oldest {
             if self.marks[i].hash == hash {
-                let verdict = judge_cycle(&self.marks[i..], self.board.side_to_move());
-                return Some(match verdict.winner {
-                    None => self.draw_score(),
-                    Some(w) if w == self.board.side_to_move() => RULE_WIN - ply as i32,
-                    Some(_) => -(RULE_WIN - ply as i32),
-                });
+                return Some(i);
             }
             i = i.checked_sub(2)?;
         }
+        None
     }
 
     /// A draw's score for the side to move.
@@ -686,12 +719,13 @@ impl<'a> Searcher<'a> {
 }
 
 /// The side-relative mate distance of a score, if it is a mate: moves (not plies) to mate,
-/// negative when the side to move is mated.
+/// negative when the side to move is mated. A loss by the repetition rules can come with the
+/// loser's own move (an odd ply): that is a loss in one move too.
 pub fn mate_moves(score: i32) -> Option<i32> {
     if score >= MATE - MAX_PLY as i32 {
         Some((MATE - score + 1) / 2)
     } else if score <= -MATE + MAX_PLY as i32 {
-        Some(-((MATE + score) / 2))
+        Some(-((MATE + score + 1) / 2))
     } else {
         None
     }
@@ -705,24 +739,19 @@ mod tests {
     use boyi_core::{Game, NoVariant};
     use boyi_games::xiangqi::Xiangqi;
 
-    /// The repetition verdict at a root whose record is `checks` (one flag per move, the
-    /// move into the position) and whose position is the first one again.
-    fn verdict(checks: &[bool]) -> Option<i32> {
+    /// The repetition verdict at the last position of `record` (each position's hash, as a
+    /// small number, and whether the move into it gave check; red to move at the last one),
+    /// `ply` plies after the root.
+    fn verdict(record: &[(u64, bool)], ply: usize) -> Option<i32> {
         let game = Xiangqi::start(&NoVariant, None).unwrap();
-        let h = game.board().hash();
-        let mut marks = vec![PlyMark {
-            hash: h,
-            check: false,
-        }];
-        for (i, &check) in checks.iter().enumerate() {
-            let last = i + 1 == checks.len();
-            let hash = if last { h } else { i as u64 + 1 };
-            marks.push(PlyMark { hash, check });
-        }
+        let marks = record
+            .iter()
+            .map(|&(hash, check)| PlyMark { hash, check })
+            .collect();
         let root = Root {
             board: game.board().clone(),
             marks,
-            clock: checks.len() as u32,
+            clock: record.len() as u32,
             moves: MoveList::new(),
         };
         let tt = Tt::new(1);
@@ -738,20 +767,54 @@ mod tests {
             noise: 0,
             seed: 0,
             max_depth: 10,
-            contempt: 0,
+            contempt: 7,
         };
         let s = Searcher::new(&root, &shared, style, true);
-        s.repetition(root.clock, 3)
+        s.repetition(root.clock, ply)
+    }
+
+    /// Positions 1 2 3 4 1 (…): red made the moves into 1 and 3, black into 2 and 4.
+    fn cycle(laps: usize, red_checks: bool, black_checks: bool) -> Vec<(u64, bool)> {
+        let mut record = vec![(1, false)];
+        for _ in 0..laps {
+            record.extend([
+                (2, red_checks),
+                (3, black_checks),
+                (4, red_checks),
+                (1, black_checks),
+            ]);
+        }
+        record
     }
 
     #[test]
-    fn repetitions_are_judged_by_the_checks_in_the_cycle() {
-        // Red is to move at the repeated position; red made moves 1 and 3, black 2 and 4.
-        assert_eq!(verdict(&[true, false, true, false]), Some(-(RULE_WIN - 3)));
-        assert_eq!(verdict(&[false, true, false, true]), Some(RULE_WIN - 3));
-        assert_eq!(verdict(&[true, true, true, true]), Some(0));
-        assert_eq!(verdict(&[false, false, false, false]), Some(0));
-        assert_eq!(verdict(&[false, false]), None);
+    fn a_second_occurrence_on_the_search_line_is_judged_a_lap_later() {
+        // The cycle began at the root (ply 4) or later: judged, ending at ply 4 + 4.
+        assert_eq!(verdict(&cycle(1, true, false), 4), Some(-(MATE - 8)));
+        assert_eq!(verdict(&cycle(1, false, true), 4), Some(MATE - 8));
+        assert_eq!(verdict(&cycle(1, true, false), 6), Some(-(MATE - 10)));
+        // Root at this position's side to move: a draw is worth less than nothing.
+        assert_eq!(verdict(&cycle(1, true, true), 4), Some(-7));
+        assert_eq!(verdict(&cycle(1, false, false), 4), Some(-7));
+    }
+
+    #[test]
+    fn a_second_occurrence_of_a_position_before_the_root_ends_nothing() {
+        assert_eq!(verdict(&cycle(1, true, false), 3), None);
+        assert_eq!(verdict(&cycle(1, false, true), 1), None);
+        assert_eq!(verdict(&[(1, false), (2, true)], 1), None);
+    }
+
+    #[test]
+    fn a_third_occurrence_is_judged_at_once_from_the_first() {
+        assert_eq!(verdict(&cycle(2, true, false), 1), Some(-(MATE - 1)));
+        assert_eq!(verdict(&cycle(2, false, true), 2), Some(MATE - 2));
+        assert_eq!(verdict(&cycle(2, true, true), 1), Some(-7));
+        // Red checked with every move of the second lap only: the game's cycle runs from the
+        // first occurrence, so it is a draw.
+        let mut record = cycle(1, false, false);
+        record.extend_from_slice(&cycle(1, true, false)[1..]);
+        assert_eq!(verdict(&record, 1), Some(-7));
     }
 
     #[test]
@@ -759,7 +822,8 @@ mod tests {
         assert_eq!(mate_moves(MATE - 1), Some(1));
         assert_eq!(mate_moves(MATE - 3), Some(2));
         assert_eq!(mate_moves(-MATE + 2), Some(-1));
+        assert_eq!(mate_moves(-MATE + 1), Some(-1));
+        assert_eq!(mate_moves(-MATE + 4), Some(-2));
         assert_eq!(mate_moves(500), None);
-        assert_eq!(mate_moves(RULE_WIN), None);
     }
 }
