@@ -54,27 +54,34 @@ fn search(game: &GameHistory<Xiangqi>, depth: u32, only: Option<&str>) -> (Strin
     (pos.format_move(&mv), score.expect("a score"))
 }
 
+/// At game `name` after `plies` moves, `cycle_move` loses by the side's own perpetual check
+/// within a move (the move itself or the reply makes the third occurrence); the search plays
+/// another move and is mated `-mate` moves later.
+fn holds_out(name: &str, plies: usize, cycle_move: &str, mate: i32) {
+    let game = position(name, plies);
+    assert_eq!(
+        search(&game, 10, Some(cycle_move)).1,
+        Score::Mate(-1),
+        "{name}"
+    );
+    let (mv, score) = search(&game, 10, None);
+    assert_ne!(mv, cycle_move, "{name}");
+    assert_eq!(score, Score::Mate(mate), "{name}");
+}
+
 #[test]
 fn black_does_not_complete_its_own_perpetual_check() {
     // Black's horse has checked from f2 and d3 against the king on e0/e1; after f2d3 red's
     // e1e0 makes the third occurrence: black loses by the rule at once. Black holds out
     // longer with i4i1 (mated in three moves, as Fairy-Stockfish also sees it).
-    let game = position("black-horse", 139);
-    assert_eq!(search(&game, 10, Some("f2d3")).1, Score::Mate(-1));
-    let (mv, score) = search(&game, 10, None);
-    assert_ne!(mv, "f2d3");
-    assert_eq!(score, Score::Mate(-3));
+    holds_out("black-horse", 139, "f2d3", -3);
 }
 
 #[test]
 fn red_does_not_complete_its_own_perpetual_check() {
     // Red's chariot has checked from g8 and g9; g9g8 would be the third occurrence with red
     // to blame, a loss with red's own move. g9f9 is mated a move later.
-    let game = position("red-chariot", 106);
-    assert_eq!(search(&game, 10, Some("g9g8")).1, Score::Mate(-1));
-    let (mv, score) = search(&game, 10, None);
-    assert_ne!(mv, "g9g8");
-    assert_eq!(score, Score::Mate(-2));
+    holds_out("red-chariot", 106, "g9g8", -2);
     // Before, checking on holds out longest (the third occurrence is not yet due): the same
     // moves and mate distances as Fairy-Stockfish's.
     for (plies, best, mate) in [(102, "g9g8", -4), (104, "g8g9", -3)] {
