@@ -336,6 +336,25 @@ async fn reconnecting_gets_the_full_state_and_a_restart_loses_nothing() {
     let s = c.fresh_state(&table).await;
     assert_eq!(s["status"], "finished");
     assert_eq!(s["moves"].as_array().unwrap().len(), 3);
+    // The resigned game's download, in every format offered, reads back with its result.
+    let (_, body) = http_get(server.addr, &format!("/api/games/{table}")).await;
+    let stored: Value = serde_json::from_str(&body).unwrap();
+    for f in stored["formats"].as_array().unwrap() {
+        let name = f["name"].as_str().unwrap();
+        let path = format!("/api/games/{table}/record?format={name}");
+        let (status, bytes) = common::http_get_bytes(server.addr, &path).await;
+        assert_eq!(status, 200, "{name}");
+        let format = boyi_records::Format::parse(name).unwrap();
+        let back = boyi_records::read(&bytes, format, &Default::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .remove(0);
+        assert_eq!(back.record.moves.len(), 3, "{name}");
+        let result = back.record.result.expect("a result");
+        assert_eq!(result.winner(), Some(boyi_core::Side::Black), "{name}");
+        if name != "xqf" {
+            assert_eq!(result.reason(), boyi_core::Reason::Resignation, "{name}");
+        }
+    }
     c.play(&table, &black, "h7h0").await;
     assert!(c.error().await.contains("over"));
 }
