@@ -25,9 +25,14 @@ pub enum Level {
     Easy,
     Medium,
     Hard,
+    /// The variety of physical boards rather than difficulty: light (near white) to dark
+    /// woods, painted and printed boards, cloth and felt tables, flash glare, ringed star
+    /// points, bluish glass stones. Used to train the stone classifier; not a benchmark level.
+    Real,
 }
 
 impl Level {
+    /// The benchmark levels.
     pub const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
 
     pub fn name(self) -> &'static str {
@@ -35,6 +40,7 @@ impl Level {
             Level::Easy => "easy",
             Level::Medium => "medium",
             Level::Hard => "hard",
+            Level::Real => "real",
         }
     }
 
@@ -79,6 +85,19 @@ impl Level {
                 distortion: 0.02,
                 density: 0.6,
             },
+            Level::Real => Params {
+                tilt: 30.0,
+                rotation: 180.0,
+                quarter_turns: true,
+                fill: (0.45, 1.0),
+                gradient: 0.45,
+                glare: 170.0,
+                blur: 1.2,
+                noise: 8.0,
+                jpeg: (60, 92),
+                distortion: 0.015,
+                density: 0.6,
+            },
         }
     }
 }
@@ -88,9 +107,10 @@ impl FromStr for Level {
     fn from_str(s: &str) -> Result<Level, VisionError> {
         Level::ALL
             .into_iter()
+            .chain([Level::Real])
             .find(|l| l.name() == s)
             .ok_or_else(|| {
-                VisionError::BadInput(format!("unknown level {s:?} (easy, medium or hard)"))
+                VisionError::BadInput(format!("unknown level {s:?} (easy, medium, hard or real)"))
             })
     }
 }
@@ -246,6 +266,10 @@ struct Look {
     light: Vector3<f64>,
     shadow: (f64, f64, f64),
     noise_seed: u64,
+    /// Star points drawn as a ring about a dot (printed boards).
+    star_ring: bool,
+    /// How glassy the stones are: 0 matte, 1 a sharp bright highlight (flash).
+    gloss: f64,
 }
 
 /// Renders a synthetic photo.
@@ -421,7 +445,7 @@ fn draw_look(rng: &mut Rng, level: Level) -> Look {
         Level::Easy => rng.range(0.03, 0.08),
         _ => rng.range(0.05, 0.15),
     };
-    Look {
+    let mut look = Look {
         wood,
         grain_freq: rng.range(1.5, 4.0),
         grain_across: rng.chance(0.5),
@@ -447,7 +471,48 @@ fn draw_look(rng: &mut Rng, level: Level) -> Look {
             rng.range(0.25, 0.45),
         ),
         noise_seed: rng.0.next_u64(),
+        star_ring: false,
+        gloss: 0.0,
+    };
+    if level == Level::Real {
+        real_look(rng, &mut look);
     }
+    look
+}
+
+/// The wider variety of [`Level::Real`], drawn after everything the other levels draw (so
+/// their photos stay the same for a seed).
+fn real_look(rng: &mut Rng, look: &mut Look) {
+    const WOODS: [[f64; 3]; 7] = [
+        [238.0, 222.0, 185.0], // near-white pale wood
+        [228.0, 196.0, 140.0], // light
+        [214.0, 170.0, 105.0], // honey
+        [190.0, 135.0, 70.0],  // amber
+        [150.0, 100.0, 55.0],  // dark
+        [232.0, 205.0, 85.0],  // painted yellow
+        [205.0, 190.0, 165.0], // grey card
+    ];
+    let base = WOODS[rng.below(WOODS.len())];
+    look.wood = base.map(|c| c * rng.range(0.9, 1.08));
+    const TABLES: [[f64; 3]; 6] = [
+        [45.0, 70.0, 140.0], // blue cloth
+        [35.0, 95.0, 55.0],  // green felt
+        [150.0, 40.0, 40.0], // red cloth
+        [225.0, 225.0, 220.0],
+        [25.0, 25.0, 28.0],
+        [110.0, 75.0, 50.0],
+    ];
+    if rng.chance(0.6) {
+        look.table = TABLES[rng.below(TABLES.len())];
+    }
+    look.star_ring = rng.chance(0.3);
+    look.gloss = rng.range(0.0, 1.0);
+    look.white_tint = [
+        rng.range(-12.0, 4.0),
+        rng.range(-6.0, 6.0),
+        rng.range(-2.0, 18.0),
+    ];
+    look.line_width = rng.range(0.03, 0.09);
 }
 
 /// Draws a camera pose that keeps the whole grid inside the photo and whose reading

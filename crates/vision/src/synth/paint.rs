@@ -157,7 +157,12 @@ fn board_colour(
         ));
     }
     for &(si, sj) in stars {
-        ink = ink.max(cov((gi - si as f64).hypot(gj - sj as f64), 0.085));
+        let d = (gi - si as f64).hypot(gj - sj as f64);
+        if look.star_ring {
+            ink = ink.max(cov(d, 0.05)).max(cov((d - 0.13).abs(), 0.02));
+        } else {
+            ink = ink.max(cov(d, 0.085));
+        }
     }
     c = mix(c, look.line_colour, ink);
     // Shadows, then stones, from the nearby intersections.
@@ -200,7 +205,9 @@ fn stone_colour(look: &Look, white: bool, x: f64, y: f64, hl: Vector3<f64>) -> [
     let spec = normal
         .dot(&hl)
         .max(0.0)
-        .powf(if white { 18.0 } else { 40.0 });
+        .powf(if white { 18.0 } else { 40.0 } * (1.0 + 4.0 * look.gloss));
+    // A glassy stone under a flash: a small highlight near the full white.
+    let spec = spec * (1.0 + 0.6 * look.gloss);
     if white {
         let base = 170.0 + 70.0 * diffuse + 25.0 * spec;
         [
