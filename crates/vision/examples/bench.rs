@@ -8,8 +8,12 @@
 //! what to compare on a machine shared with other work. `--dump` writes every photo read
 //! wrongly, with its true position, for inspection.
 
+#[path = "support/cpu.rs"]
+mod cpu;
+
 use boyi_vision::synth::{Level, SynthOptions, render};
 use boyi_vision::{ReadOptions, read_board};
+use cpu::cpu_seconds;
 use std::time::Instant;
 
 struct Args {
@@ -140,13 +144,6 @@ fn main() {
             cpu.map_or("-".to_string(), |s| format!("{:.1}", 1000.0 * s / c))
         );
     }
-}
-
-/// CPU time this thread has run, in seconds (Linux scheduler statistics; `None` elsewhere).
-fn cpu_seconds() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(ns / 1e9)
 }
 
 fn report_miss(

@@ -44,7 +44,7 @@ fn median(v: &mut [f32]) -> f32 {
 }
 
 /// Luma and opponent-colour vector (see [`sample_rgb`]) of a patch.
-pub(crate) type Colour = (f32, [f32; 2]);
+type Colour = (f32, [f32; 2]);
 
 /// Median luma and colour vector over grid-coordinate offsets around `(c, r)`.
 fn patch(img: &RgbImage, h: &GridMap, c: f64, r: f64, offsets: &[(f64, f64)]) -> Colour {
@@ -98,29 +98,18 @@ fn quadrants(radius: f64, clear: f64, step: f64) -> Vec<(f64, f64)> {
     v
 }
 
-/// The bare wood about every intersection of an `n`-line grid (row-major), and the board's
-/// typical wood luma: the median colour of the cell centres nearby, which no stone covers.
-pub(crate) fn wood(img: &RgbImage, h: &GridMap, n: usize) -> (Vec<Colour>, f32) {
+/// Measures every intersection of an `n`-line grid; `h` maps reading coordinates to pixels.
+pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
+    let body = disc(0.26, 0.065);
+    let quads = quadrants(0.25, 0.09, 0.06);
     let spot = disc(0.08, 0.04);
+    // Bare wood at every cell centre.
     let cells: Vec<Colour> = (0..(n - 1) * (n - 1))
         .map(|k| {
             let (c, r) = ((k % (n - 1)) as f64 + 0.5, (k / (n - 1)) as f64 + 0.5);
             patch(img, h, c, r, &spot)
         })
         .collect();
-    let mut all_wood: Vec<f32> = cells.iter().map(|c| c.0).collect();
-    let typical = median(&mut all_wood).max(1.0);
-    let woods = (0..n * n)
-        .map(|k| wood_near(&cells, n, k % n, k / n))
-        .collect();
-    (woods, typical)
-}
-
-/// Measures every intersection of an `n`-line grid; `h` maps reading coordinates to pixels.
-pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
-    let body = disc(0.26, 0.065);
-    let quads = quadrants(0.25, 0.09, 0.06);
-    let (woods, typical) = wood(img, h, n);
     let on: Vec<(f64, f64)> = [0.14, 0.2, 0.26]
         .iter()
         .flat_map(|&d| [(d, 0.0), (-d, 0.0), (0.0, d), (0.0, -d)])
@@ -140,10 +129,12 @@ pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
             ]
         })
         .collect();
+    let mut all_wood: Vec<f32> = cells.iter().map(|c| c.0).collect();
+    let typical = median(&mut all_wood).max(1.0);
     let mut out = Vec::with_capacity(n * n);
     for r in 0..n {
         for c in 0..n {
-            let (wl, wc) = woods[r * n + c];
+            let (wl, wc) = wood_near(&cells, n, c, r);
             let (cf, rf) = (c as f64, r as f64);
             let (l, ch) = patch(img, h, cf, rf, &body);
             let (lq, chq) = patch(img, h, cf, rf, &quads);
@@ -309,41 +300,6 @@ pub fn decide_all(features: &[Features]) -> Vec<(Stone, f64)> {
             let c = (f.contrast - split) / 0.05;
             let stone = if c > 0.0 { Stone::Black } else { Stone::White };
             (stone, confidence(m.min(c.abs())))
-        })
-        .collect()
-}
-
-/// Reads every point from the hand-made measures and the stone network's probabilities of
-/// empty, black and white.
-pub fn decide_with_net(features: &[Features], probs: &[[f32; 3]]) -> Vec<(Stone, f64)> {
-    let classic = decide_all(features);
-    let mode = std::env::var("BOYI_NET").unwrap_or_default();
-    classic
-        .iter()
-        .zip(probs)
-        .map(|(&(stone, conf), p)| {
-            let (k, p1) = (0..3)
-                .map(|k| (k, p[k]))
-                .fold((0, f32::MIN), |a, b| if b.1 > a.1 { b } else { a });
-            let p2 = (0..3)
-                .filter(|&j| j != k)
-                .map(|j| p[j])
-                .fold(f32::MIN, f32::max);
-            let ns = [Stone::Empty, Stone::Black, Stone::White][k];
-            let nc = 0.5 + 0.5 * (p1 - p2) as f64;
-            match mode.as_str() {
-                "only" => (ns, nc),
-                "off" => (stone, conf),
-                _ => {
-                    if ns == stone {
-                        (stone, conf.max(nc))
-                    } else if nc > 0.9 {
-                        (ns, nc.min(1.0 - conf + 0.5))
-                    } else {
-                        (stone, conf.min(1.0 - nc + 0.5))
-                    }
-                }
-            }
         })
         .collect()
 }

@@ -50,9 +50,21 @@ pub fn detect_lines(
         })
         .collect();
     let tensor = structure_tensor(response);
-    let ridge = |x: usize, y: usize| ridge(&tensor[y * response.w + x]);
+    let ridge = |x: usize, y: usize| {
+        let (jxx, jxy, jyy) = tensor[y * response.w + x];
+        let angle = 0.5 * (2.0 * jxy).atan2(jxx - jyy);
+        // Lines have one clear direction; noise and grain speckle do not.
+        let coherence = ((jxx - jyy).powi(2) + 4.0 * jxy * jxy).sqrt() / (jxx + jyy + 1e-6);
+        (
+            coherence * coherence,
+            angle.rem_euclid(std::f32::consts::PI),
+        )
+    };
     let region = if in_region {
-        line_region(response, threshold, &tensor)
+        crate::region::grid_region(response, threshold, |x, y| {
+            let (w, a) = ridge(x, y);
+            (w * response.get(x, y), a)
+        })
     } else {
         None
     };
@@ -82,46 +94,6 @@ pub fn detect_lines(
 }
 
 /// Per pixel, the gradient structure tensor `(Jxx, Jxy, Jyy)` averaged over a 5×5 window.
-/// A pixel's line weight (how one-directional its neighbourhood is) and ridge direction
-/// (radians, modulo π), from its structure tensor.
-fn ridge(&(jxx, jxy, jyy): &(f32, f32, f32)) -> (f32, f32) {
-    let angle = 0.5 * (2.0 * jxy).atan2(jxx - jyy);
-    // Lines have one clear direction; noise and grain speckle do not.
-    let coherence = ((jxx - jyy).powi(2) + 4.0 * jxy * jxy).sqrt() / (jxx + jyy + 1e-6);
-    (
-        coherence * coherence,
-        angle.rem_euclid(std::f32::consts::PI),
-    )
-}
-
-/// The likely board region of a line response (see [`crate::region`]), pixels weighted by
-/// their response and line weight.
-fn line_region(
-    response: &Plane,
-    threshold: f32,
-    tensor: &[(f32, f32, f32)],
-) -> Option<crate::region::Region> {
-    crate::region::grid_region(response, threshold, |x, y| {
-        let (w, a) = ridge(&tensor[y * response.w + x]);
-        (w * response.get(x, y), a)
-    })
-}
-
-/// The `count` likeliest board regions of a line response (see [`detect_lines`]), likeliest
-/// first.
-pub fn board_regions(response: &Plane, threshold: f32, count: usize) -> Vec<crate::region::Region> {
-    let tensor = structure_tensor(response);
-    crate::region::grid_regions(
-        response,
-        threshold,
-        |x, y| {
-            let (w, a) = ridge(&tensor[y * response.w + x]);
-            (w * response.get(x, y), a)
-        },
-        count,
-    )
-}
-
 fn structure_tensor(p: &Plane) -> Vec<(f32, f32, f32)> {
     let (w, h) = (p.w, p.h);
     let mut g = vec![(0.0f32, 0.0f32, 0.0f32); w * h];

@@ -13,7 +13,6 @@ pub mod homography;
 pub mod hough;
 pub mod lattice;
 pub mod locate;
-pub mod net;
 pub mod orient;
 pub mod pencil;
 pub mod plane;
@@ -257,73 +256,6 @@ pub fn decode_image(bytes: &[u8], max_pixels: u64) -> Result<RgbImage, VisionErr
     Ok(img.into_rgb8())
 }
 
-/// A second look at a photo whose grid was not found: the likely board region (where lines
-/// run two ways), cut out with a margin of a quarter of its size and located again at up to
-/// the working image's resolution. A board filling a small part of a large photo has its far
-/// lines crowded into a few working pixels, and the table, shelves and bowls around it
-/// outvote it; cut out, it fills the working image. Returns the cut-out's working image, the
-/// grid in it and the cut-out's offset in the photo.
-fn zoomed(
-    img: &RgbImage,
-    work: &work::Work,
-    size: Option<usize>,
-) -> Option<(work::Work, work::Located, (u32, u32))> {
-    let f = work.factor as f64;
-    let (iw, ih) = (img.width() as f64, img.height() as f64);
-    let regions = locate::board_boxes(work, ZOOM_REGIONS)
-        .into_iter()
-        .map(|(x0, y0, x1, y1)| {
-            let (w, h) = ((x1 - x0) as f64 * f, (y1 - y0) as f64 * f);
-            (
-                x0 as f64 * f - w / 4.0,
-                y0 as f64 * f - h / 4.0,
-                x1 as f64 * f + w / 4.0,
-                y1 as f64 * f + h / 4.0,
-            )
-        });
-    // Windows of two thirds of the photo each way, a sixth apart, the middle first.
-    let windows = [4, 1, 3, 5, 7, 0, 2, 6, 8].map(|k| {
-        let (x0, y0) = ((k % 3) as f64 * iw / 6.0, (k / 3) as f64 * ih / 6.0);
-        (x0, y0, x0 + iw * 2.0 / 3.0, y0 + ih * 2.0 / 3.0)
-    });
-    regions.chain(windows).find_map(|(x0, y0, x1, y1)| {
-        let (cx0, cy0) = (x0.clamp(0.0, iw) as u32, y0.clamp(0.0, ih) as u32);
-        let (cx1, cy1) = (x1.clamp(0.0, iw) as u32, y1.clamp(0.0, ih) as u32);
-        let (cw, ch) = (cx1.saturating_sub(cx0), cy1.saturating_sub(cy0));
-        // Worth a second look only if the cut-out leaves out much of the photo.
-        if cw < 64 || ch < 64 || (cw as f64 * ch as f64) > 0.5 * iw * ih {
-            return None;
-        }
-        let crop = image::imageops::crop_imm(img, cx0, cy0, cw, ch).to_image();
-        let zoom = work::Work::new(&crop);
-        let found = locate::locate(&zoom, size).ok()?;
-        // A grid running up to a cut edge inside the photo may be part of a larger board:
-        // a quarter step beyond its outer lines must still be in the cut-out.
-        let m = (found.size - 1) as f64;
-        let (zw, zh) = (zoom.response.w as f64, zoom.response.h as f64);
-        let cut = [cx0 > 0, cy0 > 0, cx1 < iw as u32, cy1 < ih as u32];
-        let clear = [
-            (-0.25, -0.25),
-            (m + 0.25, -0.25),
-            (m + 0.25, m + 0.25),
-            (-0.25, m + 0.25),
-        ]
-        .iter()
-        .all(|&(c, r)| {
-            let (x, y) = found.map.apply(c, r);
-            (!cut[0] || x > 0.0)
-                && (!cut[1] || y > 0.0)
-                && (!cut[2] || x < zw)
-                && (!cut[3] || y < zh)
-        });
-        clear.then_some((zoom, found, (cx0, cy0)))
-    })
-}
-
-/// Regions (see [`zoomed`]) looked at again, likeliest first: cables, shelves and a stand's
-/// legs also run two ways and may outscore a board small in the photo.
-const ZOOM_REGIONS: usize = 3;
-
 /// Finds the board in a photo and reads every intersection.
 pub fn read_board(img: &RgbImage, opts: &ReadOptions) -> Result<BoardRead, VisionError> {
     if img.width() < 64 || img.height() < 64 {
@@ -341,24 +273,14 @@ pub fn read_board(img: &RgbImage, opts: &ReadOptions) -> Result<BoardRead, Visio
         )));
     }
     let work = work::Work::new(img);
-    let (work, located, offset) = match &opts.corners {
+    let located = match &opts.corners {
         Some(c) => {
             let to_work = work.to_full().inverse().expect("scaling is invertible");
-            let found =
-                locate::from_corners(&work, &c.map(|(x, y)| to_work.apply(x, y)), opts.size)?;
-            (work, found, (0, 0))
+            locate::from_corners(&work, &c.map(|(x, y)| to_work.apply(x, y)), opts.size)?
         }
-        None => match locate::locate(&work, opts.size) {
-            Ok(found) => (work, found, (0, 0)),
-            Err(e) => zoomed(img, &work, opts.size).ok_or(e)?,
-        },
+        None => locate::locate(&work, opts.size)?,
     };
-    let (ox, oy) = (offset.0 as f64, offset.1 as f64);
-    let to_full = work
-        .to_full()
-        .then(&homography::Homography(nalgebra::Matrix3::new(
-            1.0, 0.0, ox, 0.0, 1.0, oy, 0.0, 0.0, 1.0,
-        )));
+    let to_full = work.to_full();
     let full = |map: &GridMap| GridMap {
         h: map.h.then(&to_full),
         lens: map.lens.scaled(&to_full),
@@ -370,12 +292,7 @@ pub fn read_board(img: &RgbImage, opts: &ReadOptions) -> Result<BoardRead, Visio
     let h = full(&located.map);
     let n = located.size;
     let features = classify::measure(img, &h, n);
-    let net = net::Net::embedded();
-    let probs: Vec<[f32; 3]> = net::patches(img, &h, n)
-        .iter()
-        .map(|p| net.classify(p))
-        .collect();
-    let calls = classify::decide_with_net(&features, &probs);
+    let calls = classify::decide_all(&features);
     let points = features
         .iter()
         .zip(calls)

@@ -100,7 +100,7 @@ fn locate_with(
     attempt: &Attempt,
 ) -> Result<Located, VisionError> {
     let r = &work.response;
-    let threshold = line_threshold(r);
+    let threshold = percentile(&r.data, 0.96).max(0.035) * 0.6;
     let cap = attempt.cap.map_or(f32::INFINITY, |c| c * threshold);
     let lines = hough::detect_lines(r, threshold, cap, 400, attempt.in_region);
     let no_board = |why: &str| VisionError::NoBoard(why.to_string());
@@ -393,21 +393,6 @@ fn finish(
         map: map.after(&o.matrix()),
         quality,
     })
-}
-
-/// The line response that counts as a line pixel in the working image.
-fn line_threshold(r: &Plane) -> f32 {
-    percentile(&r.data, 0.96).max(0.035) * 0.6
-}
-
-/// The bounding boxes (working-image pixels, ends exclusive) of the `count` likeliest board
-/// regions, likeliest first.
-pub fn board_boxes(work: &Work, count: usize) -> Vec<(usize, usize, usize, usize)> {
-    let r = &work.response;
-    hough::board_regions(r, line_threshold(r), count)
-        .iter()
-        .filter_map(|g| g.bounds())
-        .collect()
 }
 
 fn percentile(data: &[f32], q: f64) -> f32 {

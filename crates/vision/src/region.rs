@@ -25,20 +25,6 @@ impl Region {
         self.inside[by * self.bw + bx]
     }
 
-    /// The region's bounding box in pixels: `(x0, y0, x1, y1)`, ends exclusive.
-    pub fn bounds(&self) -> Option<(usize, usize, usize, usize)> {
-        let blocks = (0..self.inside.len()).filter(|&i| self.inside[i]);
-        let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
-        for i in blocks {
-            let (bx, by) = (i % self.bw, i / self.bw);
-            x0 = x0.min(bx);
-            y0 = y0.min(by);
-            x1 = x1.max(bx + 1);
-            y1 = y1.max(by + 1);
-        }
-        (x1 > x0).then_some((x0 * BLOCK, y0 * BLOCK, x1 * BLOCK, y1 * BLOCK))
-    }
-
     /// The fraction of the photo inside the region.
     pub fn share(&self) -> f64 {
         self.inside.iter().filter(|&&b| b).count() as f64 / self.inside.len() as f64
@@ -52,20 +38,9 @@ pub fn grid_region(
     threshold: f32,
     orient: impl Fn(usize, usize) -> (f32, f32),
 ) -> Option<Region> {
-    grid_regions(r, threshold, orient, 1).pop()
-}
-
-/// The `count` most likely regions (see [`grid_region`]), most likely first: the connected
-/// groups of strong blocks with the largest total scores.
-pub fn grid_regions(
-    r: &Plane,
-    threshold: f32,
-    orient: impl Fn(usize, usize) -> (f32, f32),
-    count: usize,
-) -> Vec<Region> {
     let (bw, bh) = (r.w.div_ceil(BLOCK), r.h.div_ceil(BLOCK));
     if bw < 3 || bh < 3 {
-        return Vec::new();
+        return None;
     }
     let mut hist = vec![[0.0f32; BINS]; bw * bh];
     for y in 0..r.h {
@@ -82,20 +57,15 @@ pub fn grid_regions(
     let score = smooth(&score, bw, bh);
     let mut sorted: Vec<f32> = score.iter().copied().filter(|&s| s > 0.0).collect();
     if sorted.len() < 4 {
-        return Vec::new();
+        return None;
     }
     sorted.sort_by(f32::total_cmp);
     let level = 0.3 * sorted[sorted.len() * 19 / 20];
     let strong: Vec<bool> = score.iter().map(|&s| s >= level && s > 0.0).collect();
-    components(&strong, &score, bw, bh)
-        .into_iter()
-        .take(count)
-        .map(|members| {
-            let mut inside = convex_fill(&members, bw, bh);
-            grow(&mut inside, bw, bh);
-            Region { bw, bh, inside }
-        })
-        .collect()
+    let best = best_component(&strong, &score, bw, bh)?;
+    let mut inside = convex_fill(&best, bw, bh);
+    grow(&mut inside, bw, bh);
+    Some(Region { bw, bh, inside })
 }
 
 /// The strength of the second line direction of a block: the largest three-bin sum at least
@@ -133,10 +103,10 @@ fn smooth(s: &[f32], bw: usize, bh: usize) -> Vec<f32> {
     out
 }
 
-/// The 8-connected groups of strong blocks, largest total score first.
-fn components(strong: &[bool], score: &[f32], bw: usize, bh: usize) -> Vec<Vec<usize>> {
+/// The 8-connected group of strong blocks with the largest total score.
+fn best_component(strong: &[bool], score: &[f32], bw: usize, bh: usize) -> Option<Vec<usize>> {
     let mut label = vec![usize::MAX; strong.len()];
-    let mut all: Vec<(f32, Vec<usize>)> = Vec::new();
+    let mut best: Option<(f32, Vec<usize>)> = None;
     for start in 0..strong.len() {
         if !strong[start] || label[start] != usize::MAX {
             continue;
@@ -158,10 +128,11 @@ fn components(strong: &[bool], score: &[f32], bw: usize, bh: usize) -> Vec<Vec<u
             k += 1;
         }
         let total: f32 = members.iter().map(|&i| score[i]).sum();
-        all.push((total, members));
+        if best.as_ref().is_none_or(|b| total > b.0) {
+            best = Some((total, members));
+        }
     }
-    all.sort_by(|a, b| b.0.total_cmp(&a.0));
-    all.into_iter().map(|c| c.1).collect()
+    best.map(|b| b.1)
 }
 
 /// Every block whose centre lies in the convex hull of the member blocks' corners.

@@ -26,9 +26,10 @@ pub enum Level {
     Medium,
     Hard,
     /// The variety of physical boards rather than difficulty: light (near white) to dark
-    /// woods, painted and printed boards, cloth and felt tables, flash glare, ringed star
-    /// points, bluish glass stones. Used to train the stone classifier; not a benchmark level.
-    Real,
+    /// woods, painted and printed boards, cloth and felt tables, flash glare on glassy
+    /// stones, ringed star points, bluish stones. Measured apart from the difficulty ladder
+    /// (`bench --levels variety`), not in [`Level::ALL`].
+    Variety,
 }
 
 impl Level {
@@ -40,7 +41,7 @@ impl Level {
             Level::Easy => "easy",
             Level::Medium => "medium",
             Level::Hard => "hard",
-            Level::Real => "real",
+            Level::Variety => "variety",
         }
     }
 
@@ -85,7 +86,7 @@ impl Level {
                 distortion: 0.02,
                 density: 0.6,
             },
-            Level::Real => Params {
+            Level::Variety => Params {
                 tilt: 30.0,
                 rotation: 180.0,
                 quarter_turns: true,
@@ -107,10 +108,12 @@ impl FromStr for Level {
     fn from_str(s: &str) -> Result<Level, VisionError> {
         Level::ALL
             .into_iter()
-            .chain([Level::Real])
+            .chain([Level::Variety])
             .find(|l| l.name() == s)
             .ok_or_else(|| {
-                VisionError::BadInput(format!("unknown level {s:?} (easy, medium, hard or real)"))
+                VisionError::BadInput(format!(
+                    "unknown level {s:?} (easy, medium, hard or variety)"
+                ))
             })
     }
 }
@@ -474,13 +477,13 @@ fn draw_look(rng: &mut Rng, level: Level) -> Look {
         star_ring: false,
         gloss: 0.0,
     };
-    if level == Level::Real {
+    if level == Level::Variety {
         real_look(rng, &mut look);
     }
     look
 }
 
-/// The wider variety of [`Level::Real`], drawn after everything the other levels draw (so
+/// The wider variety of [`Level::Variety`], drawn after everything the other levels draw (so
 /// their photos stay the same for a seed).
 fn real_look(rng: &mut Rng, look: &mut Look) {
     const WOODS: [[f64; 3]; 7] = [

@@ -71,7 +71,7 @@ fn meets_targets(level: Level, t: &Tally) -> bool {
     let accuracy = t.right as f64 / t.points as f64;
     match level {
         Level::Easy | Level::Medium => t.located == t.photos && accuracy >= 0.999,
-        Level::Hard | Level::Real => t.exact as f64 >= 0.95 * t.photos as f64,
+        Level::Hard | Level::Variety => t.exact as f64 >= 0.95 * t.photos as f64,
     }
 }
 

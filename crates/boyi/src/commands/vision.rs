@@ -122,7 +122,8 @@ pub struct SynthArgs {
     pub game: String,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// easy, medium or hard.
+    /// easy, medium, hard, or variety (the range of physical boards: light to dark woods,
+    /// cloth tables, flash glare).
     #[arg(long, default_value = "easy")]
     pub level: String,
     /// Lines each way (default: drawn from 9, 13, 14, 15, 19).
