@@ -1,5 +1,6 @@
 //! Where `boyi watch` gets its frames: a directory whose image files are read in name order
-//! as they appear, or an MJPEG stream over HTTP (IP cameras, phone camera apps).
+//! as they appear, an MJPEG stream over HTTP (IP cameras, phone camera apps), or a V4L2
+//! camera (`/dev/video0`; the cargo feature `v4l2`, Linux only).
 
 use anyhow::{Context, Result, bail};
 use std::collections::HashMap;
@@ -25,10 +26,14 @@ pub trait Frames {
     fn next(&mut self) -> Result<Option<Frame>>;
 }
 
-/// Opens `source`: an `http://` URL of an MJPEG stream, or a directory. `every` reads every
-/// frame of a stream in order (a recording); otherwise a slow reader skips to the newest.
-/// `follow` waits for more files in a directory; otherwise those present are read.
+/// Opens `source`: an `http://` URL of an MJPEG stream, a V4L2 device under `/dev/`, or a
+/// directory. `every` reads every frame of a stream in order (a recording); otherwise a slow
+/// reader skips to the newest. `follow` waits for more files in a directory; otherwise those
+/// present are read.
 pub fn open(source: &str, follow: bool, every: bool) -> Result<Box<dyn Frames>> {
+    if source.starts_with("/dev/") {
+        return camera(source, every);
+    }
     if source.starts_with("https://") {
         bail!("{source}: streams are read over plain http:// (cameras on the local network)");
     }
@@ -99,11 +104,87 @@ impl Frames for Directory {
     }
 }
 
-/// An MJPEG stream: `multipart/x-mixed-replace` parts, each a JPEG. Live, a reader thread
-/// keeps only the newest frame, so a slow reader skips frames rather than falling behind.
+#[cfg(all(feature = "v4l2", target_os = "linux"))]
+fn camera(path: &str, every: bool) -> Result<Box<dyn Frames>> {
+    let mut camera = super::camera::Camera::open(path)?;
+    if every {
+        return Ok(Box::new(camera));
+    }
+    Ok(Box::new(Newest::spawn(move || {
+        camera.next_frame().map(Some)
+    })))
+}
+
+#[cfg(all(feature = "v4l2", target_os = "linux"))]
+impl Frames for super::camera::Camera {
+    fn next(&mut self) -> Result<Option<Frame>> {
+        self.next_frame().map(Some)
+    }
+}
+
+#[cfg(not(all(feature = "v4l2", target_os = "linux")))]
+fn camera(path: &str, _every: bool) -> Result<Box<dyn Frames>> {
+    if cfg!(target_os = "linux") {
+        bail!(
+            "{path}: reading a camera device needs boyi built with the cargo feature v4l2 \
+             (cargo build --release -p boyi --features v4l2); an MJPEG stream or a directory \
+             of frames works without it"
+        )
+    }
+    bail!("{path}: camera devices are read on Linux only (V4L2)")
+}
+
+/// The newest frame of a live source, read by a thread of its own: a slow reader skips
+/// frames rather than falling behind.
+struct Newest(Arc<(Mutex<Slot>, Condvar)>);
+
+impl Newest {
+    /// Reads `source` on a new thread until it ends (`None`) or fails.
+    fn spawn(mut source: impl FnMut() -> Result<Option<Frame>> + Send + 'static) -> Newest {
+        let latest: Arc<(Mutex<Slot>, Condvar)> = Arc::default();
+        let shared = latest.clone();
+        std::thread::spawn(move || {
+            let ended = loop {
+                match source() {
+                    Ok(Some(frame)) => {
+                        let (slot, ready) = &*shared;
+                        slot.lock().expect("frame slot").frame = Some(frame);
+                        ready.notify_one();
+                    }
+                    Ok(None) => break None,
+                    Err(e) => break Some(format!("{e:#}")),
+                }
+            };
+            let (slot, ready) = &*shared;
+            slot.lock().expect("frame slot").ended = Some(ended);
+            ready.notify_one();
+        });
+        Newest(latest)
+    }
+}
+
+impl Frames for Newest {
+    fn next(&mut self) -> Result<Option<Frame>> {
+        let (slot, ready) = &*self.0;
+        let mut s = slot.lock().expect("frame slot");
+        loop {
+            if let Some(f) = s.frame.take() {
+                return Ok(Some(f));
+            }
+            match &s.ended {
+                Some(None) => return Ok(None),
+                Some(Some(e)) => bail!("the stream broke: {e}"),
+                None => s = ready.wait(s).expect("frame slot"),
+            }
+        }
+    }
+}
+
+/// An MJPEG stream: `multipart/x-mixed-replace` parts, each a JPEG. Live, only the newest
+/// frame is kept ([`Newest`]).
 enum Mjpeg {
     Every(Parts<ureq::BodyReader<'static>>),
-    Newest(Arc<(Mutex<Slot>, Condvar)>),
+    Newest(Newest),
 }
 
 #[derive(Default)]
@@ -131,46 +212,16 @@ impl Mjpeg {
         if every {
             return Ok(Mjpeg::Every(Parts::new(reader, boundary)));
         }
-        let latest: Arc<(Mutex<Slot>, Condvar)> = Arc::default();
-        let shared = latest.clone();
-        std::thread::spawn(move || {
-            let mut parts = Parts::new(reader, boundary);
-            let ended = loop {
-                match parts.next_part() {
-                    Ok(Some(frame)) => {
-                        let (slot, ready) = &*shared;
-                        slot.lock().expect("frame slot").frame = Some(frame);
-                        ready.notify_one();
-                    }
-                    Ok(None) => break None,
-                    Err(e) => break Some(format!("{e:#}")),
-                }
-            };
-            let (slot, ready) = &*shared;
-            slot.lock().expect("frame slot").ended = Some(ended);
-            ready.notify_one();
-        });
-        Ok(Mjpeg::Newest(latest))
+        let mut parts = Parts::new(reader, boundary);
+        Ok(Mjpeg::Newest(Newest::spawn(move || parts.next_part())))
     }
 }
 
 impl Frames for Mjpeg {
     fn next(&mut self) -> Result<Option<Frame>> {
-        let latest = match self {
-            Mjpeg::Every(parts) => return parts.next_part(),
-            Mjpeg::Newest(latest) => latest,
-        };
-        let (slot, ready) = &**latest;
-        let mut s = slot.lock().expect("frame slot");
-        loop {
-            if let Some(f) = s.frame.take() {
-                return Ok(Some(f));
-            }
-            match &s.ended {
-                Some(None) => return Ok(None),
-                Some(Some(e)) => bail!("the stream broke: {e}"),
-                None => s = ready.wait(s).expect("frame slot"),
-            }
+        match self {
+            Mjpeg::Every(parts) => parts.next_part(),
+            Mjpeg::Newest(newest) => newest.next(),
         }
     }
 }
@@ -347,5 +398,17 @@ mod tests {
                 .to_string()
                 .contains("not a number")
         );
+    }
+
+    #[test]
+    fn a_camera_device_that_cannot_be_opened_is_named() {
+        let Err(e) = open("/dev/no-such-camera", true, false) else {
+            panic!("opened a camera that does not exist");
+        };
+        let message = e.to_string();
+        assert!(message.contains("/dev/no-such-camera"), "{message}");
+        if cfg!(not(feature = "v4l2")) {
+            assert!(message.contains("feature v4l2"), "{message}");
+        }
     }
 }

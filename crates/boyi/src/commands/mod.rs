@@ -18,6 +18,8 @@ macro_rules! outln {
 pub mod analyze;
 pub mod bench;
 pub mod book;
+#[cfg(all(feature = "v4l2", target_os = "linux"))]
+mod camera;
 pub mod engine;
 pub mod frames;
 pub mod matches;

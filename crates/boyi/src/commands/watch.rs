@@ -18,8 +18,9 @@ use std::time::Duration;
 
 #[derive(Args, Debug)]
 pub struct WatchArgs {
-    /// A directory whose image files (JPEG, PNG) are read in name order as they appear, or
-    /// the http:// URL of an MJPEG stream.
+    /// A directory whose image files (JPEG, PNG) are read in name order as they appear, the
+    /// http:// URL of an MJPEG stream, or a V4L2 camera such as /dev/video0 (with the cargo
+    /// feature v4l2).
     pub source: String,
     /// The game on the board: gomoku or connect6.
     #[arg(long)]
