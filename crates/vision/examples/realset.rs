@@ -20,6 +20,7 @@
 #[path = "support/cpu.rs"]
 mod cpu;
 
+use boyi_vision::orient::Orientation;
 use boyi_vision::{BoardRead, ReadOptions, Stone, load_image, read_board};
 use image::{Rgb, RgbImage};
 use std::collections::BTreeMap;
@@ -27,14 +28,8 @@ use std::path::{Path, PathBuf};
 
 /// The eight symmetries of an `n`-line board: `(col, row)` of the labels → of the read.
 pub fn orient(v: usize, n: usize, c: usize, r: usize) -> (usize, usize) {
-    let m = n - 1;
-    let (c, r) = if v & 4 != 0 { (m - c, r) } else { (c, r) };
-    match v & 3 {
-        0 => (c, r),
-        1 => (m - r, c),
-        2 => (m - c, m - r),
-        _ => (r, m - c),
-    }
+    let (c, r) = Orientation::symmetries(n)[v].map(c, r);
+    (c as usize, r as usize)
 }
 
 /// Label rows: `.` empty, `x` black, `o` white, `?` not in the photo (not counted).

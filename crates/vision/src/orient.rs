@@ -26,6 +26,31 @@ impl Orientation {
         )
     }
 
+    /// The eight symmetries of an `n`-line grid, the identity first: the four turns, then
+    /// their mirror images (a board photographed from each side; labels compared with a
+    /// read in every orientation).
+    pub fn symmetries(n: usize) -> [Orientation; 8] {
+        let m = n as i32 - 1;
+        let turns = [
+            ((0, 0), (1, 0), (0, 1)),
+            ((m, 0), (0, 1), (-1, 0)),
+            ((m, m), (-1, 0), (0, -1)),
+            ((0, m), (0, -1), (1, 0)),
+        ];
+        std::array::from_fn(|v| {
+            let (origin, a, b) = turns[v % 4];
+            if v < 4 {
+                Orientation { origin, a, b }
+            } else {
+                Orientation {
+                    origin: (m - origin.0, origin.1),
+                    a: (-a.0, a.1),
+                    b: (-b.0, b.1),
+                }
+            }
+        })
+    }
+
     /// The orientation as a 3×3 affine matrix on homogeneous grid coordinates.
     pub fn matrix(&self) -> nalgebra::Matrix3<f64> {
         nalgebra::Matrix3::new(
@@ -111,5 +136,29 @@ mod tests {
         assert_eq!(o.map(0, 0), (2, 0));
         assert_eq!(o.map(2, 0), (0, 0));
         assert_eq!(o.map(0, 2), (2, 2));
+    }
+
+    #[test]
+    fn the_eight_symmetries_are_distinct_and_map_the_grid_onto_itself() {
+        let n = 4;
+        let all = Orientation::symmetries(n);
+        assert_eq!(all[0].map(1, 2), (1, 2));
+        assert_eq!(all[1].map(0, 0), (3, 0));
+        assert_eq!(all[4].map(0, 0), (3, 0));
+        assert_eq!(all[4].map(1, 2), (2, 2));
+        let images: Vec<Vec<(i32, i32)>> = all
+            .iter()
+            .map(|o| (0..n * n).map(|k| o.map(k % n, k / n)).collect())
+            .collect();
+        for (v, image) in images.iter().enumerate() {
+            let mut sorted = image.clone();
+            sorted.sort();
+            let grid: Vec<(i32, i32)> = (0..4).flat_map(|i| (0..4).map(move |j| (i, j))).collect();
+            assert_eq!(sorted, grid, "symmetry {v}");
+            assert!(
+                images[..v].iter().all(|other| other != image),
+                "symmetry {v} repeats"
+            );
+        }
     }
 }

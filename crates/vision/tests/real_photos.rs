@@ -2,6 +2,7 @@
 //! set.tsv): how many points are read right. The figures guard against regressions;
 //! docs/vision.md reports them (`examples/realset.rs eval` prints them per board kind).
 
+use boyi_vision::orient::Orientation;
 use boyi_vision::{ReadOptions, Stone, load_image, read_board};
 use std::path::Path;
 
@@ -22,21 +23,13 @@ fn read(name: &str, n: usize) -> Option<usize> {
         },
     )
     .ok()?;
-    let m = n - 1;
-    let view = |v: usize, c: usize, r: usize| {
-        let (c, r) = if v & 4 != 0 { (m - c, r) } else { (c, r) };
-        match v & 3 {
-            0 => (c, r),
-            1 => (m - r, c),
-            2 => (m - c, m - r),
-            _ => (r, m - c),
-        }
-    };
-    (0..8)
-        .map(|v| {
+    Orientation::symmetries(n)
+        .iter()
+        .map(|o| {
             (0..n * n)
                 .filter(|&k| {
-                    let (c, r) = view(v, k % n, k / n);
+                    let (c, r) = o.map(k % n, k / n);
+                    let (c, r) = (c as usize, r as usize);
                     Stone::from_symbol(truth[k / n][k % n]) == Some(board.at(c, r).stone)
                 })
                 .count()
