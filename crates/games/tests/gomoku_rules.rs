@@ -299,3 +299,19 @@ fn perft_from_the_empty_board() {
         "no forbidden point within three plies"
     );
 }
+
+#[test]
+fn renju_forbidden_points_say_why() {
+    use boyi_games::gomoku::renju::Forbidden;
+    let why = |black: &str, at: &str| renju(black, "").forbidden(pt(at));
+    assert_eq!(why("f8 g8 h6 h7", "h8"), Some(Forbidden::DoubleThree));
+    assert_eq!(why("e8 f8 g8 h5 h6 h7", "h8"), Some(Forbidden::DoubleFour));
+    assert_eq!(why("c8 d8 e8 g8 h8", "f8"), Some(Forbidden::Overline));
+    assert_eq!(why("e8 f8 g8", "h8"), None);
+    // A five beats a forbidden shape; occupied points and other rules have no reason.
+    assert_eq!(why("d8 e8 f8 g8 h6 h7 h5", "h8"), None);
+    assert_eq!(renju("h8", "").forbidden(pt("h8")), None);
+    let fs = pos(Variant::Freestyle, "f8 g8 h6 h7", "", Side::Black);
+    assert_eq!(fs.forbidden(pt("h8")), None);
+    assert_eq!(Forbidden::DoubleThree.name(), "double-three");
+}

@@ -112,9 +112,15 @@ impl Gomoku {
 
     /// Whether black may not play on the empty point `p` (renju only).
     pub fn is_forbidden(&self, p: Point) -> bool {
-        self.variant == Variant::Renju
-            && self.board.get(p) == EMPTY
-            && renju::is_forbidden(&mut self.board.clone(), p)
+        self.forbidden(p).is_some()
+    }
+
+    /// Why black may not play on the empty point `p` (renju only), if it may not.
+    pub fn forbidden(&self, p: Point) -> Option<renju::Forbidden> {
+        if self.variant != Variant::Renju || self.board.get(p) != EMPTY {
+            return None;
+        }
+        renju::forbidden(&mut self.board.clone(), p)
     }
 
     fn pass_key(passes: u8) -> u64 {

@@ -15,12 +15,40 @@
 use crate::grid::{BLACK, Board, DIRECTIONS, EMPTY};
 use boyi_core::Point;
 
+/// Why black may not play on a point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Forbidden {
+    /// Six or more in a line.
+    Overline,
+    /// Two or more fours at once.
+    DoubleFour,
+    /// Two or more real threes at once.
+    DoubleThree,
+}
+
+impl Forbidden {
+    /// `overline`, `double-four` or `double-three`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Forbidden::Overline => "overline",
+            Forbidden::DoubleFour => "double-four",
+            Forbidden::DoubleThree => "double-three",
+        }
+    }
+}
+
 /// Whether black placing a stone on the empty point `p` is forbidden. `board` is scratch:
 /// it is changed during the test and restored before returning.
 pub fn is_forbidden(board: &mut Board, p: Point) -> bool {
+    forbidden(board, p).is_some()
+}
+
+/// Why black placing a stone on the empty point `p` is forbidden, if it is; `board` as in
+/// [`is_forbidden`].
+pub fn forbidden(board: &mut Board, p: Point) -> Option<Forbidden> {
     debug_assert_eq!(board.get(p), EMPTY);
     if !could_be_forbidden(board, p) {
-        return false;
+        return None;
     }
     board.set(p, BLACK);
     let forbidden = judge_placed(board, p);
@@ -43,18 +71,18 @@ fn could_be_forbidden(board: &Board, p: Point) -> bool {
 }
 
 /// The verdict for black's stone already on `p`.
-fn judge_placed(board: &mut Board, p: Point) -> bool {
+fn judge_placed(board: &mut Board, p: Point) -> Option<Forbidden> {
     let lines = DIRECTIONS.map(|d| read_line(board, p, d));
     let runs = lines.map(|l| 1 + black_from(&l, 1, 1) + black_from(&l, -1, -1));
     if runs.contains(&5) {
-        return false;
+        return None;
     }
     if runs.iter().any(|&n| n > 5) {
-        return true;
+        return Some(Forbidden::Overline);
     }
     let fours = lines.map(|l| fours_in(&l));
     if fours.iter().sum::<usize>() >= 2 {
-        return true;
+        return Some(Forbidden::DoubleFour);
     }
     // Threes: lines without a four that one more stone turns into a straight four. A straight
     // four through `p` holds it and three more stones within three points of it, so a line
@@ -69,7 +97,7 @@ fn judge_placed(board: &mut Board, p: Point) -> bool {
                 >= 2
     });
     if may_hold_three.iter().filter(|&&m| m).count() < 2 {
-        return false;
+        return None;
     }
     let mut straight = [[None; 2]; 4];
     for d in 0..4 {
@@ -81,7 +109,7 @@ fn judge_placed(board: &mut Board, p: Point) -> bool {
     let mut real = 0;
     for (d, points) in DIRECTIONS.iter().zip(straight) {
         if real + left < 2 {
-            return false;
+            return None;
         }
         if points[0].is_none() {
             continue;
@@ -96,7 +124,7 @@ fn judge_placed(board: &mut Board, p: Point) -> bool {
             real += 1;
         }
     }
-    real >= 2
+    (real >= 2).then_some(Forbidden::DoubleThree)
 }
 
 /// How far a line is read each way from the judged stone: a five point lies within four
