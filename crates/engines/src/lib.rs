@@ -5,6 +5,7 @@
 //! - [`alphabeta`], [`random`]: the first built-in players; [`eval`]: their evaluations.
 //! - [`book`]: any player with an opening book.
 //! - [`registry`]: built-in players by spec (`boyi:alphabeta?depth=3`).
+//! - [`levels`]: named levels for people, each a player spec with a depth budget.
 //! - [`tictactoe`], [`testing`]: a tiny complete game and deterministic players for fast
 //!   tests of generic code.
 
@@ -17,6 +18,7 @@ pub mod connect6;
 pub mod eval;
 pub mod gomoku;
 pub mod jiu;
+pub mod levels;
 pub mod player;
 pub mod random;
 pub mod registry;
