@@ -1,7 +1,8 @@
 //! The analysis board's server side: checking a position and moves played from it
-//! (`inspect`), and running a built-in player on it with live thinking (`analyze`).
+//! (`inspect`), and running a built-in player on it with live thinking (`analyze`; the
+//! game's strongest engine unless another is named).
 
-use crate::games::ServerGame;
+use crate::games::{ServerGame, black_expected};
 use crate::hub::MAX_POSITION;
 use crate::protocol::{AnalyzeRequest, PositionRequest};
 use crate::seat::{MAX_THINK_MS, normalise_spec, side_name};
@@ -19,7 +20,7 @@ pub const MAX_MOVES: usize = 1000;
 /// A running analysis; dropping it stops the search.
 pub type Running = Box<dyn Any + Send>;
 
-fn build<G: ServerGame>(req: &PositionRequest) -> Result<GameHistory<G>, String> {
+pub(crate) fn build<G: ServerGame>(req: &PositionRequest) -> Result<GameHistory<G>, String> {
     if req.moves.len() > MAX_MOVES {
         return Err(format!("at most {MAX_MOVES} moves"));
     }
@@ -68,6 +69,7 @@ fn inspect_game<G: ServerGame>(req: &PositionRequest) -> Result<Value, String> {
         "to_move": side_name(cur.side_to_move()),
         "moves": moves,
         "result": cur.outcome().map(|o| json!({"winner": o.winner.map(side_name), "reason": o.reason.words()})),
+        "check": cur.check(),
         "hints": if cur.outcome().is_none() { cur.hints() } else { Value::Null },
     }))
 }
@@ -83,10 +85,7 @@ fn analyze_game<G: ServerGame>(req: &AnalyzeRequest, out: Outbox) -> Result<Runn
     if history.current().outcome().is_some() {
         return Err("the game is over in this position".into());
     }
-    let spec = normalise_spec(req.player.as_deref().unwrap_or("boyi:alphabeta?depth=3"))?;
-    let player =
-        boyi_engines::build::<G>(spec.trim_start_matches("boyi:"), BuildContext::default())
-            .map_err(|e| e.to_string())?;
+    let player = strongest_or::<G>(req.player.as_deref())?;
     let think_ms = req.think_ms.unwrap_or(3000);
     if !(10..=MAX_THINK_MS).contains(&think_ms) {
         return Err(format!("think_ms must be between 10 and {MAX_THINK_MS}"));
@@ -95,14 +94,30 @@ fn analyze_game<G: ServerGame>(req: &AnalyzeRequest, out: Outbox) -> Result<Runn
     let pos = history.current().clone();
     let thread = PlayerThread::spawn(player, move |ev: SearchEvent<G>| {
         let msg = match ev {
-            SearchEvent::Info(i) => json!({
-                "v": crate::protocol::VERSION, "type": "analysis", "id": id, "depth": i.depth,
-                "score": i.score.map(score_text), "pv": i.pv, "nodes": i.nodes,
-                "time_ms": i.time.map(|t| t.as_millis() as u64),
-            }),
-            SearchEvent::Done(Ok(mv)) => json!({
-                "v": crate::protocol::VERSION, "type": "analysis_done", "id": id, "bestmove": pos.format_move(&mv),
-            }),
+            SearchEvent::Info(i) => {
+                let mut v = json!({
+                    "v": crate::protocol::VERSION, "type": "analysis", "id": id, "depth": i.depth,
+                    "score": i.score.map(score_text), "pv": i.pv, "nodes": i.nodes,
+                    "time_ms": i.time.map(|t| t.as_millis() as u64),
+                });
+                if let Some(s) = i.score {
+                    v["black"] = black_expected::<G>(s, pos.side_to_move()).into();
+                }
+                if let Some(c) = pos.line_chinese(&i.pv) {
+                    v["pv_chinese"] = c.into();
+                }
+                v
+            }
+            SearchEvent::Done(Ok(mv)) => {
+                let best = pos.format_move(&mv);
+                let mut v = json!({
+                    "v": crate::protocol::VERSION, "type": "analysis_done", "id": id, "bestmove": best,
+                });
+                if let Some(c) = pos.line_chinese(std::slice::from_ref(&best)) {
+                    v["bestmove_chinese"] = c.into_iter().next().into();
+                }
+                v
+            }
             SearchEvent::Done(Err(e)) => json!({
                 "v": crate::protocol::VERSION, "type": "analysis_done", "id": id, "error": e.to_string(),
             }),
@@ -116,6 +131,15 @@ fn analyze_game<G: ServerGame>(req: &AnalyzeRequest, out: Outbox) -> Result<Runn
     };
     thread.search(history, limits, true);
     Ok(Box::new(thread))
+}
+
+/// The player `spec` names, or the game's strongest engine (`boyi:strong`).
+pub(crate) fn strongest_or<G: ServerGame>(
+    spec: Option<&str>,
+) -> Result<Box<dyn boyi_engines::Player<G>>, String> {
+    let spec = normalise_spec(spec.unwrap_or(G::default_player()))?;
+    boyi_engines::build::<G>(spec.trim_start_matches("boyi:"), BuildContext::default())
+        .map_err(|e| e.to_string())
 }
 
 /// Starts an `analyze` request; its messages go to `out`.

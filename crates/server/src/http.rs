@@ -18,10 +18,56 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 const INDEX: &str = include_str!("../assets/index.html");
-const APP_JS: &str = include_str!("../assets/app.js");
-const BOARDS_JS: &str = include_str!("../assets/boards.js");
-const STYLE: &str = include_str!("../assets/style.css");
-const ICON: &str = include_str!("../assets/icon.svg");
+
+/// The page's files under `/assets/`: name, type and content, compiled into the binary. The
+/// scripts are ES modules importing each other by these names.
+const ASSETS: &[(&str, &str, &str)] = &[
+    ("style.css", CSS, include_str!("../assets/style.css")),
+    (
+        "icon.svg",
+        "image/svg+xml",
+        include_str!("../assets/icon.svg"),
+    ),
+    ("js/main.js", JS, include_str!("../assets/js/main.js")),
+    ("js/dom.js", JS, include_str!("../assets/js/dom.js")),
+    ("js/i18n.js", JS, include_str!("../assets/js/i18n.js")),
+    ("js/local.js", JS, include_str!("../assets/js/local.js")),
+    ("js/conn.js", JS, include_str!("../assets/js/conn.js")),
+    ("js/router.js", JS, include_str!("../assets/js/router.js")),
+    ("js/sound.js", JS, include_str!("../assets/js/sound.js")),
+    (
+        "js/position.js",
+        JS,
+        include_str!("../assets/js/position.js"),
+    ),
+    ("js/board.js", JS, include_str!("../assets/js/board.js")),
+    ("js/picker.js", JS, include_str!("../assets/js/picker.js")),
+    ("js/widgets.js", JS, include_str!("../assets/js/widgets.js")),
+    ("js/lobby.js", JS, include_str!("../assets/js/lobby.js")),
+    ("js/newgame.js", JS, include_str!("../assets/js/newgame.js")),
+    ("js/table.js", JS, include_str!("../assets/js/table.js")),
+    (
+        "js/tablepanel.js",
+        JS,
+        include_str!("../assets/js/tablepanel.js"),
+    ),
+    ("js/replay.js", JS, include_str!("../assets/js/replay.js")),
+    ("js/review.js", JS, include_str!("../assets/js/review.js")),
+    (
+        "js/analysis.js",
+        JS,
+        include_str!("../assets/js/analysis.js"),
+    ),
+    ("js/photo.js", JS, include_str!("../assets/js/photo.js")),
+    ("js/rules.js", JS, include_str!("../assets/js/rules.js")),
+    (
+        "js/rulestext.js",
+        JS,
+        include_str!("../assets/js/rulestext.js"),
+    ),
+];
+const JS: &str = "text/javascript; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
 
 /// Only the page's own scripts and styles run; no inline script, so a name that slipped
 /// through as markup still could not execute.
@@ -33,22 +79,7 @@ pub fn router(state: Arc<AppState>) -> Router {
             "/",
             get(|| async { asset(INDEX, "text/html; charset=utf-8") }),
         )
-        .route(
-            "/assets/app.js",
-            get(|| async { asset(APP_JS, "text/javascript; charset=utf-8") }),
-        )
-        .route(
-            "/assets/boards.js",
-            get(|| async { asset(BOARDS_JS, "text/javascript; charset=utf-8") }),
-        )
-        .route(
-            "/assets/style.css",
-            get(|| async { asset(STYLE, "text/css; charset=utf-8") }),
-        )
-        .route(
-            "/assets/icon.svg",
-            get(|| async { asset(ICON, "image/svg+xml") }),
-        )
+        .route("/assets/{*path}", get(asset_file))
         .route("/ws", get(upgrade))
         .route("/api/lobby", get(lobby))
         .route(
@@ -63,6 +94,13 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/record", get(record))
         .with_state(state)
+}
+
+async fn asset_file(Path(path): Path<String>) -> Response {
+    match ASSETS.iter().find(|(name, _, _)| *name == path) {
+        Some((_, kind, body)) => asset(body, kind),
+        None => error(StatusCode::NOT_FOUND, &format!("no asset {path:?}")),
+    }
 }
 
 fn asset(body: &'static str, kind: &'static str) -> Response {
@@ -121,8 +159,14 @@ fn meta_of<G: ServerGame>(engines: &crate::external::Engines) -> Value {
         .map(|(n, h)| json!({"name": format!("boyi:{n}"), "help": h}))
         .chain(engines.listed::<G>())
         .collect();
+    let levels: Vec<Value> = boyi_engines::levels::levels(G::NAME)
+        .iter()
+        .map(|l| json!({"id": l.id, "spec": l.spec}))
+        .collect();
     json!({
         "name": G::NAME,
+        "levels": levels,
+        "default_level": boyi_engines::levels::default_level(G::NAME).map(|l| l.id),
         "variants": G::VARIANTS,
         "sizes": G::SIZES,
         "sides": [G::side_name(boyi_core::Side::Black), G::side_name(boyi_core::Side::White)],
@@ -160,8 +204,9 @@ fn format_label(f: Format) -> &'static str {
     }
 }
 
-/// The games, their variants and sizes, the built-in players of each and the configured
-/// external engines that can play it.
+/// The games, their variants and sizes, their levels (weakest first, with the one offered
+/// first), the built-in players of each and the configured external engines that can play
+/// it.
 pub fn meta(engines: &crate::external::Engines) -> Value {
     let games: Vec<Value> = GameKind::ALL
         .into_iter()
@@ -206,6 +251,14 @@ fn replay<G: ServerGame>(row: &LiveGame) -> Result<(Vec<String>, Vec<Value>), St
     Ok((positions, moves))
 }
 
+/// The options without the creator's token hash.
+fn public_options(mut options: Value) -> Value {
+    if let Some(o) = options.as_object_mut() {
+        o.remove("creator");
+    }
+    options
+}
+
 /// A stored game for replay: setup, moves, every position, result.
 async fn game(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
     let row = match load(&app, &id) {
@@ -227,7 +280,7 @@ async fn game(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Respo
         "game": rec.game.name(),
         "variant": rec.variant,
         "start": positions[0],
-        "options": options,
+        "options": public_options(options),
         "seats": crate::store::public_seats(&seats),
         "moves": moves,
         "positions": positions,
@@ -290,4 +343,75 @@ async fn record(
         h.insert(header::CONTENT_DISPOSITION, v);
     }
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ASSETS, INDEX};
+    use std::collections::HashMap;
+
+    /// The modules a script imports (`import … from './x.js'`), as asset names.
+    fn imports(body: &str) -> Vec<String> {
+        body.lines()
+            .filter(|l| l.starts_with("import "))
+            .filter_map(|l| l.split("from './").nth(1))
+            .filter_map(|rest| rest.split('\'').next())
+            .map(|m| format!("js/{m}"))
+            .collect()
+    }
+
+    #[test]
+    fn every_imported_module_is_served_and_imports_have_no_circle() {
+        let served: HashMap<&str, &str> = ASSETS.iter().map(|(n, _, b)| (*n, *b)).collect();
+        assert!(INDEX.contains("/assets/js/main.js") && served.contains_key("js/main.js"));
+        let graph: HashMap<&str, Vec<String>> = ASSETS
+            .iter()
+            .filter(|(n, _, _)| n.ends_with(".js"))
+            .map(|(n, _, b)| (*n, imports(b)))
+            .collect();
+        for (name, deps) in &graph {
+            for d in deps {
+                assert!(
+                    served.contains_key(d.as_str()),
+                    "{name} imports {d}, not served"
+                );
+            }
+        }
+        // Depth-first search: a module met again while still on the path is a circle.
+        fn visit<'a>(
+            n: &'a str,
+            graph: &'a HashMap<&str, Vec<String>>,
+            state: &mut HashMap<&'a str, bool>,
+            path: &mut Vec<&'a str>,
+        ) {
+            match state.get(n) {
+                Some(true) => return,
+                Some(false) => panic!("import circle: {} -> {n}", path.join(" -> ")),
+                None => {}
+            }
+            state.insert(n, false);
+            path.push(n);
+            for d in &graph[n] {
+                visit(d, graph, state, path);
+            }
+            path.pop();
+            state.insert(n, true);
+        }
+        let mut state = HashMap::new();
+        for name in graph.keys() {
+            visit(name, &graph, &mut state, &mut Vec::new());
+        }
+        // Every served script is reached from main.js (none is left over).
+        let mut reached = vec!["js/main.js".to_string()];
+        let mut i = 0;
+        while i < reached.len() {
+            for d in &graph[reached[i].as_str()] {
+                if !reached.contains(d) {
+                    reached.push(d.clone());
+                }
+            }
+            i += 1;
+        }
+        assert_eq!(reached.len(), graph.len(), "scripts main.js never loads");
+    }
 }

@@ -5,18 +5,23 @@
 use crate::external::{self, Engines};
 use crate::games::ServerGame;
 use crate::seat::{
-    ClockSpec, MAX_THINK_MS, Seat, SeatKind, SeatRequest, TableOptions, check_name, new_table_id,
-    new_token, normalise_spec, side_name,
+    ClockSpec, LEVEL_CAP_MS, MAX_THINK_MS, Seat, SeatKind, SeatRequest, TableOptions, check_name,
+    new_table_id, new_token, normalise_spec, side_name, token_hash,
 };
 use crate::store::Store;
 use crate::table::{NewTable, Table, TableHandle};
 use boyi_core::Side;
-use boyi_engines::BuildContext;
+use boyi_engines::{BuildContext, levels};
 use boyi_games::{GameKind, with_game};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How long a table nobody has moved at stays in the lobby after its last change, unless
+/// the server is told otherwise (it can still be opened by its link).
+pub const LOBBY_IDLE: Duration = Duration::from_secs(15 * 60);
 
 /// Longest position text accepted.
 pub const MAX_POSITION: usize = 2000;
@@ -43,24 +48,29 @@ pub struct CreateRequest {
     pub white: SeatRequest,
 }
 
-/// A new table: its id and the tokens of the seats its creator holds or hands out.
+/// A new table: its id, the tokens of the seats its creator holds or hands out, and the
+/// creator's own token (for new invitation links).
 pub struct Created {
     pub table: String,
     pub tokens: Value,
+    pub creator: String,
 }
 
 pub struct Hub {
     tables: Mutex<HashMap<String, TableHandle>>,
     pub store: Store,
     pub engines: Arc<Engines>,
+    /// How long a table with no move stays in the lobby.
+    lobby_idle: Duration,
 }
 
 impl Hub {
-    pub fn new(store: Store, engines: Arc<Engines>) -> Hub {
+    pub fn new(store: Store, engines: Arc<Engines>, lobby_idle: Duration) -> Hub {
         Hub {
             tables: Mutex::new(HashMap::new()),
             store,
             engines,
+            lobby_idle,
         }
     }
 
@@ -114,20 +124,29 @@ impl Hub {
 
     pub async fn create(&self, req: CreateRequest) -> Result<Created, String> {
         let kind: GameKind = req.game.parse().map_err(|e| format!("{e}"))?;
-        let (table, tokens, handle) = with_game!(kind, G => self.create_game::<G>(&req).await)
-            .map_err(|e| e.to_string())??;
+        let creator = new_token();
+        let (table, tokens, handle) =
+            with_game!(kind, G => self.create_game::<G>(&req, &creator).await)
+                .map_err(|e| e.to_string())??;
         self.tables().insert(table.clone(), handle);
-        Ok(Created { table, tokens })
+        Ok(Created {
+            table,
+            tokens,
+            creator,
+        })
     }
 
     async fn create_game<G: ServerGame>(
         &self,
         req: &CreateRequest,
+        creator: &str,
     ) -> Result<(String, Value, TableHandle), String> {
-        let new = check_request::<G>(req, &self.engines)?;
+        let mut new = check_request::<G>(req, &self.engines)?;
+        new.options.creator = Some(token_hash(creator));
         let mut tokens = serde_json::Map::new();
         for side in Side::BOTH {
-            if let Some(t) = new.seats[side.index()].token() {
+            let seat = &new.seats[side.index()];
+            if let Some(t) = seat.holder().or(seat.invitation()) {
                 tokens.insert(side_name(side).into(), t.into());
             }
         }
@@ -136,13 +155,16 @@ impl Hub {
         Ok((id, Value::Object(tokens), handle))
     }
 
-    /// The lobby: running tables (open ones first) and recently finished games.
+    /// The lobby: running tables (open ones first; tables with no move left alone for the
+    /// server's lobby idle time are not listed) and recently finished games.
     pub fn lobby(&self) -> Value {
+        let now = crate::store::now_ms();
+        let idle = self.lobby_idle.as_millis() as i64;
         let mut live: Vec<Value> = self
             .tables()
             .values()
             .map(|h| h.summary.lock().unwrap_or_else(|e| e.into_inner()).clone())
-            .filter(|s| s["status"] == "playing")
+            .filter(|s| s["status"] == "playing" && !abandoned(s, now, idle))
             .collect();
         let open = |s: &Value| {
             s["seats"]
@@ -154,6 +176,12 @@ impl Hub {
         let finished = self.store.finished(30).unwrap_or_default();
         json!({ "v": crate::protocol::VERSION, "live": live, "finished": finished })
     }
+}
+
+/// Whether a table's lobby line (`summary`) is of a table nobody has moved at, left alone
+/// for longer than `idle` milliseconds at time `now`.
+fn abandoned(summary: &Value, now: i64, idle: i64) -> bool {
+    summary["moves"] == 0 && now - summary["changed_ms"].as_i64().unwrap_or(now) > idle
 }
 
 /// Checks every option of a request and builds the table's setup.
@@ -192,6 +220,7 @@ fn check_request<G: ServerGame>(
             clock: req.clock,
             undo: req.undo.unwrap_or(false),
             local: req.local.unwrap_or(false),
+            creator: None,
         },
         seats,
     })
@@ -206,16 +235,37 @@ fn check_seat<G: ServerGame>(
     let what = |e: String| format!("{label} seat: {e}");
     match req.kind.as_str() {
         "human" => {
-            if req.player.is_some() || req.think_ms.is_some() {
-                return Err(what("a human seat takes no player or think_ms".into()));
+            if req.player.is_some() || req.think_ms.is_some() || req.level.is_some() {
+                return Err(what(
+                    "a human seat takes no player, level or think_ms".into(),
+                ));
             }
             let mut default = label.to_string();
             default[..1].make_ascii_uppercase();
+            let token = new_token();
             Ok(Seat {
                 name: check_name(req.name.as_deref(), &default).map_err(what)?,
-                kind: SeatKind::Human {
-                    token: new_token(),
-                    claimed: req.hold.unwrap_or(true),
+                kind: if req.hold.unwrap_or(true) {
+                    SeatKind::held(token)
+                } else {
+                    SeatKind::invitation(token)
+                },
+            })
+        }
+        "computer" if req.level.is_some() => {
+            if req.player.is_some() || req.think_ms.is_some() || req.hold.is_some() {
+                return Err(what(
+                    "a computer seat with a level takes no player, think_ms or hold".into(),
+                ));
+            }
+            let level =
+                levels::find(G::NAME, req.level.as_deref().unwrap_or_default()).map_err(what)?;
+            Ok(Seat {
+                name: check_name(req.name.as_deref(), level.spec).map_err(what)?,
+                kind: SeatKind::Computer {
+                    player: level.spec.to_string(),
+                    think_ms: LEVEL_CAP_MS,
+                    level: Some(level.id.to_string()),
                 },
             })
         }
@@ -245,11 +295,28 @@ fn check_seat<G: ServerGame>(
                 kind: SeatKind::Computer {
                     player: spec,
                     think_ms,
+                    level: None,
                 },
             })
         }
         other => Err(what(format!(
             "unknown seat kind {other:?} (expected human or computer)"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LOBBY_IDLE, abandoned};
+    use serde_json::json;
+
+    #[test]
+    fn tables_nobody_moved_at_leave_the_lobby() {
+        let idle = LOBBY_IDLE.as_millis() as i64;
+        let now = 10 * idle;
+        let line = |moves: u64, changed: i64| json!({"moves": moves, "changed_ms": changed});
+        assert!(!abandoned(&line(0, now - idle / 2), now, idle));
+        assert!(abandoned(&line(0, now - idle - 1), now, idle));
+        assert!(!abandoned(&line(3, 0), now, idle), "a game under way stays");
     }
 }

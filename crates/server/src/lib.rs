@@ -6,6 +6,7 @@
 //! - [`hub`], [`table`], [`seat`]: tables, each a task that owns one game and its seats;
 //! - [`games`]: what the page needs from each game beyond the rules;
 //! - [`analysis`]: the analysis board's position checks and engine runs;
+//! - [`review`]: a game's every position looked at by the strongest engine, moves judged;
 //! - [`store`]: the SQLite file every change is written to before anyone sees it;
 //! - [`limits`]: connection and message bounds per client.
 
@@ -17,6 +18,7 @@ pub mod hub;
 pub mod limits;
 pub mod photo;
 pub mod protocol;
+pub mod review;
 pub mod seat;
 pub mod store;
 pub mod table;
@@ -34,6 +36,8 @@ pub struct Config {
     pub limits: limits::Limits,
     /// External engines tables may seat (`engine:NAME`).
     pub engines: external::Engines,
+    /// How long a table nobody has moved at stays in the lobby after its last change.
+    pub lobby_idle: std::time::Duration,
 }
 
 impl Default for Config {
@@ -43,6 +47,7 @@ impl Default for Config {
             db: PathBuf::from("boyi.sqlite"),
             limits: limits::Limits::default(),
             engines: external::Engines::default(),
+            lobby_idle: hub::LOBBY_IDLE,
         }
     }
 }
@@ -75,7 +80,7 @@ impl Running {
 /// Opens the database, resumes unfinished games and starts listening (inside a tokio runtime).
 pub async fn start(config: Config) -> anyhow::Result<Running> {
     let store = store::Store::open(&config.db)?;
-    let hub = hub::Hub::new(store, Arc::new(config.engines.clone()));
+    let hub = hub::Hub::new(store, Arc::new(config.engines.clone()), config.lobby_idle);
     let resumed = hub.resume_all().map_err(anyhow::Error::msg)?;
     let state = Arc::new(AppState {
         hub,

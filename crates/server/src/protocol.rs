@@ -1,4 +1,4 @@
-//! The WebSocket messages clients send (docs/protocol.md): JSON objects with `"v"` (1 or 2)
+//! The WebSocket messages clients send (docs/protocol.md): JSON objects with `"v"` (1 to 3)
 //! and a `"type"`. Parsing is strict: an unknown type or field, a wrong version or a missing field
 //! is an error that names it.
 
@@ -7,8 +7,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 /// The protocol version this server speaks. Version 2 adds `update` messages after a move
-/// (a version 1 client still gets the full state); client messages are the same in both.
-pub const VERSION: u64 = 2;
+/// (a version 1 client still gets the full state). Version 3 makes invitation links
+/// single-use (a `join` through one answers with the joiner's own token; older clients
+/// cannot join through one) and adds `invite`, `review` and the signal fields.
+pub const VERSION: u64 = 3;
 /// The oldest client version still accepted.
 pub const OLDEST: u64 = 1;
 
@@ -63,8 +65,16 @@ pub enum ClientMsg {
         token: String,
         accept: bool,
     },
+    /// A new invitation link for a human seat, asked by the other seat's holder or the
+    /// table's creator.
+    Invite {
+        table: String,
+        token: String,
+        side: String,
+    },
     Inspect(PositionRequest),
     Analyze(AnalyzeRequest),
+    Review(AnalyzeRequest),
     StopAnalysis {},
     Ping {},
 }
@@ -86,7 +96,8 @@ pub struct PositionRequest {
     pub moves: Vec<String>,
 }
 
-/// A position to analyse with a built-in player.
+/// A position to analyse with a built-in player (`analyze`), or a game whose every position
+/// is reviewed (`review`: the start, then after each move).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AnalyzeRequest {
@@ -169,7 +180,15 @@ mod tests {
         assert!(err("{").starts_with("malformed message"));
         assert!(err("[1]").contains("JSON object"));
         assert!(err(r#"{"type":"ping"}"#).contains("no \"v\""));
-        assert!(err(r#"{"v":3,"type":"ping"}"#).contains("version 3"));
+        assert!(err(r#"{"v":4,"type":"ping"}"#).contains("version 4"));
+        assert!(matches!(
+            parse_versioned(r#"{"v":3,"type":"invite","table":"t","token":"k","side":"white"}"#),
+            Ok((3, ClientMsg::Invite { .. }))
+        ));
+        assert!(matches!(
+            parse(r#"{"v":3,"type":"review","id":1,"game":"jiu","moves":["g7"]}"#),
+            Ok(ClientMsg::Review(_))
+        ));
         assert!(matches!(
             parse_versioned(r#"{"v":2,"type":"ping"}"#),
             Ok((2, ClientMsg::Ping {}))

@@ -9,6 +9,9 @@ use serde::{Deserialize, Serialize};
 pub const MAX_NAME: usize = 32;
 /// Longest thinking time a computer seat may be given, in milliseconds.
 pub const MAX_THINK_MS: u64 = 60_000;
+/// Longest a level's move may take (its depth decides; this only bounds a slow machine), in
+/// milliseconds.
+pub const LEVEL_CAP_MS: u64 = 30_000;
 /// Longest base time of a clock, in milliseconds (3 hours).
 pub const MAX_BASE_MS: u64 = 3 * 3600 * 1000;
 /// Largest increment, in milliseconds (10 minutes).
@@ -41,7 +44,7 @@ impl ClockSpec {
 }
 
 /// How a table is played.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct TableOptions {
     /// `None`: no clock.
     pub clock: Option<ClockSpec>,
@@ -49,17 +52,73 @@ pub struct TableOptions {
     pub undo: bool,
     /// Both people share one screen (undo and draw need no second consent).
     pub local: bool,
+    /// The hash of the creator's token ([`token_hash`]), which may make new invitation links
+    /// for the table's human seats. Never sent to anyone; tables made before it have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub creator: Option<String>,
 }
+
+impl TableOptions {
+    /// The options as everyone may see them: without the creator's token hash.
+    pub fn public(&self) -> serde_json::Value {
+        serde_json::json!({"clock": self.clock, "undo": self.undo, "local": self.local})
+    }
+}
+
+/// Spent tokens a seat remembers, to tell a visitor why theirs no longer works.
+pub const SPENT_KEPT: usize = 4;
 
 /// Who sits on one side.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum SeatKind {
-    /// A person; moves need `token`. `claimed` once someone holds the seat (an unclaimed seat
-    /// is open: the lobby offers it).
-    Human { token: String, claimed: bool },
-    /// A built-in player spec (`boyi:alphabeta?depth=3`) with its thinking time per move.
-    Computer { player: String, think_ms: u64 },
+    /// A person. Claimed: someone holds the seat and moves with `token`. Unclaimed: `token`
+    /// is an invitation, good for one `join` that gives the joiner a token of their own; the
+    /// lobby offers the seat unless the invitation replaced a lost seat (`reinvited`).
+    Human {
+        token: String,
+        claimed: bool,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        reinvited: bool,
+        /// Invitation tokens already used (the latest few).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        used: Vec<String>,
+        /// Holders' tokens a new invitation replaced (the latest few).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        revoked: Vec<String>,
+    },
+    /// A built-in player spec (`boyi:alphabeta?depth=3`) with its thinking time per move; a
+    /// `level` seat searches its spec's own depth, and `think_ms` only bounds it.
+    Computer {
+        player: String,
+        think_ms: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        level: Option<String>,
+    },
+}
+
+impl SeatKind {
+    /// A person's seat held by `token`.
+    pub fn held(token: String) -> SeatKind {
+        SeatKind::Human {
+            token,
+            claimed: true,
+            reinvited: false,
+            used: Vec::new(),
+            revoked: Vec::new(),
+        }
+    }
+
+    /// A person's seat waiting for whoever uses the invitation `token`.
+    pub fn invitation(token: String) -> SeatKind {
+        SeatKind::Human {
+            token,
+            claimed: false,
+            reinvited: false,
+            used: Vec::new(),
+            revoked: Vec::new(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,10 +129,27 @@ pub struct Seat {
 }
 
 impl Seat {
-    pub fn token(&self) -> Option<&str> {
+    /// The token that moves for this seat: none while it waits for its invitation.
+    pub fn holder(&self) -> Option<&str> {
         match &self.kind {
-            SeatKind::Human { token, .. } => Some(token),
-            SeatKind::Computer { .. } => None,
+            SeatKind::Human {
+                token,
+                claimed: true,
+                ..
+            } => Some(token),
+            _ => None,
+        }
+    }
+
+    /// The invitation token of a seat waiting for its person.
+    pub fn invitation(&self) -> Option<&str> {
+        match &self.kind {
+            SeatKind::Human {
+                token,
+                claimed: false,
+                ..
+            } => Some(token),
+            _ => None,
         }
     }
 
@@ -81,8 +157,16 @@ impl Seat {
         matches!(self.kind, SeatKind::Computer { .. })
     }
 
+    /// Whether the lobby offers the seat: an invitation nobody used that replaced no one.
     pub fn is_open(&self) -> bool {
-        matches!(self.kind, SeatKind::Human { claimed: false, .. })
+        matches!(
+            self.kind,
+            SeatKind::Human {
+                claimed: false,
+                reinvited: false,
+                ..
+            }
+        )
     }
 
     /// The seat as everyone may see it: no token.
@@ -93,14 +177,24 @@ impl Seat {
             "name": self.name,
         });
         match &self.kind {
-            SeatKind::Human { claimed, .. } => {
+            SeatKind::Human {
+                claimed, reinvited, ..
+            } => {
                 v["kind"] = "human".into();
-                v["open"] = (!claimed).into();
+                v["open"] = (!claimed && !reinvited).into();
+                v["invited"] = (!claimed && *reinvited).into();
             }
-            SeatKind::Computer { player, think_ms } => {
+            SeatKind::Computer {
+                player,
+                think_ms,
+                level,
+            } => {
                 v["kind"] = "computer".into();
                 v["player"] = player.as_str().into();
                 v["think_ms"] = (*think_ms).into();
+                if let Some(l) = level {
+                    v["level"] = l.as_str().into();
+                }
             }
         }
         v
@@ -118,6 +212,9 @@ pub struct SeatRequest {
     /// Computer seats: the built-in player spec, `boyi:` optional.
     #[serde(default)]
     pub player: Option<String>,
+    /// Computer seats: one of the game's levels (`club`), instead of a player.
+    #[serde(default)]
+    pub level: Option<String>,
     #[serde(default)]
     pub think_ms: Option<u64>,
     /// Human seats: `false` leaves the seat open for an invited person (or anyone in the
@@ -154,6 +251,16 @@ pub fn new_table_id() -> String {
     let mut rng = rand::rng();
     (0..10)
         .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+        .collect()
+}
+
+/// A token as the table keeps the creator's: SHA-256 in hex, so the stored options never
+/// hold the token itself.
+pub fn token_hash(token: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
         .collect()
 }
 

@@ -196,13 +196,15 @@ fn finished_json(g: &LiveSummary) -> Value {
     })
 }
 
-/// Seats without their secret tokens.
+/// Seats without their secret tokens: the held one, the invitation, spent and revoked ones.
 pub fn public_seats(seats: &Value) -> Value {
     let mut seats = seats.clone();
     if let Some(a) = seats.as_array_mut() {
         for s in a {
             if let Some(o) = s.as_object_mut() {
-                o.remove("token");
+                for secret in ["token", "used", "revoked"] {
+                    o.remove(secret);
+                }
             }
         }
     }

@@ -129,6 +129,12 @@ impl Conn {
                     self.error(Some(id), "this table has closed");
                 }
             }
+            Err(e) if e.starts_with("unknown table") => {
+                self.send(
+                    json!({"v": crate::protocol::VERSION, "type": "error", "table": id,
+                                 "code": "unknown_table", "message": e}),
+                );
+            }
             Err(e) => self.error(Some(id), &e),
         }
     }
@@ -149,7 +155,7 @@ impl Conn {
             ClientMsg::Ping {} => self.send(json!({"v": crate::protocol::VERSION, "type": "pong"})),
             ClientMsg::Create(req) => match self.app.hub.create(req).await {
                 Ok(c) => self
-                    .send(json!({"v": crate::protocol::VERSION, "type": "created", "table": c.table, "tokens": c.tokens})),
+                    .send(json!({"v": crate::protocol::VERSION, "type": "created", "table": c.table, "tokens": c.tokens, "creator": c.creator})),
                 Err(e) => self.error(None, &e),
             },
             ClientMsg::Watch { table } => self.send_to_table(&table, Cmd::Watch { conn: id, out }),
@@ -210,6 +216,30 @@ impl Conn {
                         self.send(json!({"v": crate::protocol::VERSION, "type": "error", "id": req.id, "message": e}))
                     }
                 }
+            }
+            ClientMsg::Review(req) => {
+                self.analysis = None;
+                match crate::review::review(&req, out) {
+                    Ok(running) => self.analysis = Some(running),
+                    Err(e) => {
+                        self.send(json!({"v": crate::protocol::VERSION, "type": "error", "id": req.id, "message": e}))
+                    }
+                }
+            }
+            ClientMsg::Invite { table, token, side } => {
+                let side = match parse_side(&side) {
+                    Ok(s) => s,
+                    Err(e) => return self.error(Some(&table), &e),
+                };
+                self.send_to_table(
+                    &table,
+                    Cmd::Invite {
+                        conn: id,
+                        out,
+                        token,
+                        side,
+                    },
+                )
             }
             ClientMsg::StopAnalysis {} => self.analysis = None,
         }

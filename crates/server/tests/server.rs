@@ -14,9 +14,9 @@ fn human() -> Value {
     json!({"kind": "human"})
 }
 
-/// Creates a table whose white seat is open, takes it with a second client via the token (an
-/// invitation link), and plays random legal moves from both seats to the end, checking each
-/// state against a local copy of the rules.
+/// Creates a table whose white seat is open, takes it with a second client through its
+/// invitation (which gives that client a token of its own), and plays random legal moves from
+/// both seats to the end, checking each state against a local copy of the rules.
 async fn full_game<G: Game>(server: &TestServer, mut req: Value, seed: u64) -> (String, G) {
     let mut a = Client::connect(server.addr).await;
     let mut b = Client::connect(server.addr).await;
@@ -24,13 +24,19 @@ async fn full_game<G: Game>(server: &TestServer, mut req: Value, seed: u64) -> (
     req["white"] = json!({"kind": "human", "hold": false, "name": "Invitee"});
     let (table, tokens) = a.create(req.clone()).await;
     let tok = |s: &str| tokens[s].as_str().unwrap().to_string();
-    let (black, white) = (tok("black"), tok("white"));
+    let (black, invitation) = (tok("black"), tok("white"));
     a.send(json!({"v": 1, "type": "join", "table": table, "token": black}))
         .await;
     let s = a.state_at(&table, 0).await;
-    b.send(json!({"v": 1, "type": "join", "table": table, "token": white, "name": "Bo"}))
+    b.send(json!({"v": 3, "type": "join", "table": table, "token": invitation, "name": "Bo"}))
         .await;
+    let joined = b.recv_type("joined").await;
+    let white = joined["token"].as_str().unwrap().to_string();
+    assert_ne!(white, invitation, "the joiner gets a token of their own");
     let s2 = b.state_at(&table, 0).await;
+    // Back to version 1: full states after every move, as this test compares them.
+    b.send(json!({"v": 1, "type": "watch", "table": table}))
+        .await;
     assert_eq!(s2["seats"][1]["name"], "Bo");
     assert_eq!(s2["seats"][1]["open"], false);
     let variant = req["variant"]
@@ -78,8 +84,12 @@ async fn full_game<G: Game>(server: &TestServer, mut req: Value, seed: u64) -> (
     assert_eq!(stored["positions"].as_array().unwrap().len(), plies + 1);
     assert_eq!(stored["positions"][plies], local.to_text());
     assert!(
-        !body.contains(&black) && !body.contains(&white),
+        !body.contains(&black) && !body.contains(&white) && !body.contains(&invitation),
         "tokens stay secret"
+    );
+    assert!(
+        !body.contains("creator"),
+        "so does the creator's token hash"
     );
     let (status, record) = http_get(server.addr, &format!("/api/games/{table}/record")).await;
     assert_eq!(status, 200);
@@ -540,7 +550,7 @@ async fn served_games_are_in_the_game_database_and_updates_stay_small() {
     a.send(json!({"v": 2, "type": "watch", "table": table}))
         .await;
     let full = a.recv_type("state").await;
-    assert_eq!(full["v"], 2);
+    assert_eq!(full["v"], boyi_server::protocol::VERSION);
     let line = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"];
     let mut sizes = Vec::new();
     for (i, mv) in line.iter().enumerate() {

@@ -35,6 +35,10 @@ pub struct ServeArgs {
     /// ever run; clients can choose among them but never give their own.
     #[arg(long = "engine", value_name = "NAME=cmd:\"COMMAND\"@PROTOCOL")]
     pub engines: Vec<String>,
+    /// Seconds a table nobody has moved at stays in the lobby after its last change (its
+    /// link still works afterwards).
+    #[arg(long, default_value_t = boyi_server::hub::LOBBY_IDLE.as_secs())]
+    pub lobby_idle_seconds: u64,
 }
 
 pub fn run(args: &ServeArgs) -> Result<()> {
@@ -52,6 +56,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             ..Limits::default()
         },
         engines,
+        lobby_idle: std::time::Duration::from_secs(args.lobby_idle_seconds),
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async {

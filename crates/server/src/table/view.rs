@@ -1,12 +1,11 @@
 //! What the watchers of a table see: the full state, the update after one move, the lobby
-//! line, the computer's thinking — and their sending.
+//! line — and their sending.
 
-use super::{Played, Table, score_text};
+use super::{Played, Table};
 use crate::games::ServerGame;
 use crate::protocol::VERSION;
 use crate::seat::side_name;
 use boyi_core::Side;
-use boyi_engines::Info;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use tokio::sync::mpsc;
@@ -70,6 +69,7 @@ impl<G: ServerGame> Table<G> {
             "status": if self.playing() { "playing" } else { "finished" },
             "result": self.result_json(),
             "clock": self.options.clock,
+            "changed_ms": crate::store::now_ms(),
         });
         *self.summary.lock().unwrap_or_else(|e| e.into_inner()) = summary;
     }
@@ -96,7 +96,7 @@ impl<G: ServerGame> Table<G> {
     pub(super) fn state_json(&self) -> Value {
         let mut v = self.live_json();
         v["type"] = "state".into();
-        v["options"] = json!(self.options);
+        v["options"] = self.options.public();
         v["seats"] = self.public_seats();
         v["start"] = self.history.start().to_text().into();
         v["moves"] = self.log.iter().map(Played::json).collect();
@@ -140,23 +140,8 @@ impl<G: ServerGame> Table<G> {
                 "undo": self.undo_request.map(side_name),
             },
             "thinking": self.awaiting.map(|(s, _)| side_name(s)),
+            "check": pos.check(),
             "hints": self.hints,
         })
     }
-}
-
-pub(super) fn thinking_json(table: &str, side: Side, info: &Info) -> Value {
-    json!({
-        "v": VERSION,
-        "type": "thinking",
-        "table": table,
-        "side": side_name(side),
-        "depth": info.depth,
-        "score": info.score.map(score_text),
-        "pv": info.pv,
-        "nodes": info.nodes,
-        "nps": info.nps,
-        "time_ms": info.time.map(|t| t.as_millis() as u64),
-        "text": info.text,
-    })
 }

@@ -37,7 +37,7 @@ impl TestServer {
             addr: "127.0.0.1:0".parse().unwrap(),
             db: db.to_path_buf(),
             limits,
-            engines: Default::default(),
+            ..Config::default()
         })
     }
 
@@ -290,5 +290,6 @@ pub fn start_with_engines(db: &Path, engines: &[&str]) -> TestServer {
         db: db.to_path_buf(),
         limits: Limits::default(),
         engines: boyi_server::external::Engines::parse(engines).unwrap(),
+        ..Config::default()
     })
 }

@@ -3,30 +3,35 @@
 //! writes the change to the store, and then sends the full state to everyone watching.
 //! Errors go to the asking connection only and change nothing.
 //!
-//! Computer seats think on their own threads ([`PlayerThread`]); their thinking and moves come
-//! back to the task as events, so the runtime never waits for a search.
+//! Computer seats think on their own threads ([`engine`]); their thinking and moves come back
+//! to the task as events, so the runtime never waits for a search. [`seats`] holds seats by
+//! their tokens and invitations; [`view`] writes what the table sends; [`played`] keeps the
+//! moves played.
+
+mod engine;
+mod played;
+mod seats;
+mod view;
 
 use crate::external::Engines;
 use crate::games::ServerGame;
 use crate::protocol::VERSION;
-use crate::seat::{Seat, SeatKind, TableOptions, check_name, new_token, same_token, side_name};
+use crate::seat::{Seat, SeatKind, TableOptions, side_name};
 use crate::store::{NewRow, Store};
 use boyi_core::{Game, Reason, Side};
-use boyi_engines::{BuildContext, Clock, GameHistory, Limits, PlayerThread, Score, SearchEvent};
+use boyi_engines::{GameHistory, Score};
 use boyi_games::GameKind;
 use boyi_records::{Date, GameRecord, GameResult, Player, RecordedMove};
 use boyi_store::live::LiveGame;
+use engine::{Engine, EngineEvent};
+use played::{Played, clocks_after};
+use seats::Refusal;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
-
-mod played;
-mod view;
-use played::{Played, clocks_after};
-use view::thinking_json;
 
 /// Messages to one connection (JSON text), and the protocol version the connection speaks.
 #[derive(Clone, Debug)]
@@ -50,6 +55,11 @@ impl Outbox {
     /// The version of the client's latest message.
     pub fn set_version(&self, v: u64) {
         self.version.store(v, Ordering::Relaxed);
+    }
+
+    /// The protocol version of the client's latest message.
+    pub fn version(&self) -> u64 {
+        self.version.load(Ordering::Relaxed)
     }
 
     /// Version 2 clients take `update` messages (no move list) after a move, version 1
@@ -88,6 +98,13 @@ pub enum Cmd {
         token: String,
         act: Act,
     },
+    /// A new invitation link for the human seat `side` (answered with `invited`).
+    Invite {
+        conn: u64,
+        out: Outbox,
+        token: String,
+        side: Side,
+    },
 }
 
 /// What a seat holder does.
@@ -120,18 +137,6 @@ fn players(seats: &[Seat; 2]) -> [Player; 2] {
     })
 }
 
-struct Engine<G: ServerGame> {
-    thread: PlayerThread<G>,
-    /// Jobs sent to the thread so far; the result of job `sent` is the one awaited.
-    sent: u64,
-}
-
-struct EngineEvent<G: ServerGame> {
-    side: Side,
-    job: u64,
-    event: SearchEvent<G>,
-}
-
 pub struct Table<G: ServerGame> {
     id: String,
     options: TableOptions,
@@ -147,6 +152,8 @@ pub struct Table<G: ServerGame> {
     engines: [Option<Engine<G>>; 2],
     /// The engine side whose move is awaited, with its job number.
     awaiting: Option<(Side, u64)>,
+    /// When a level's search is told to stop (levels search with no time limit).
+    engine_deadline: Option<Instant>,
     engine_tx: mpsc::UnboundedSender<EngineEvent<G>>,
     thinking: Option<Value>,
     store: Store,
@@ -187,7 +194,7 @@ impl<G: ServerGame> Table<G> {
             id: new.id.clone(),
             header,
             start_hash: new.start.hash(),
-            options: serde_json::to_value(new.options).map_err(|e| e.to_string())?,
+            options: serde_json::to_value(&new.options).map_err(|e| e.to_string())?,
             seats: serde_json::to_value(&new.seats).map_err(|e| e.to_string())?,
             created_ms,
         };
@@ -249,6 +256,7 @@ impl<G: ServerGame> Table<G> {
             watchers: HashMap::new(),
             engines: [None, None],
             awaiting: None,
+            engine_deadline: None,
             engine_tx,
             thinking: None,
             store,
@@ -310,6 +318,7 @@ impl<G: ServerGame> Table<G> {
                 },
                 Some(ev) = engine_rx.recv() => self.on_engine(ev).await,
                 _ = sleep_until(flag) => self.on_flag().await,
+                _ = sleep_until(self.engine_deadline) => self.on_overrun(),
             }
         }
     }
@@ -350,19 +359,20 @@ impl<G: ServerGame> Table<G> {
                 name,
             } => {
                 self.watchers.insert(conn, out.clone());
-                let joined = self.join(&token, name.as_deref()).await;
-                if joined.is_ok()
-                    && let Ok(side) = self.seat_of(&token)
-                {
-                    let msg = json!({"v": VERSION, "type": "joined", "table": self.id, "side": side_name(side)});
-                    send(&out, &msg);
-                }
-                match joined {
-                    Ok(true) => self.broadcast_state(),
-                    Ok(false) => send(&out, &self.state_json()),
-                    Err(e) => {
+                match self.join(&token, name.as_deref(), out.version()).await {
+                    Ok(j) => {
+                        let msg = json!({"v": VERSION, "type": "joined", "table": self.id,
+                                         "side": side_name(j.side), "token": j.token});
+                        send(&out, &msg);
+                        if j.changed {
+                            self.broadcast_state();
+                        } else {
+                            send(&out, &self.state_json());
+                        }
+                    }
+                    Err(r) => {
                         send(&out, &self.state_json());
-                        self.error(&out, &e);
+                        self.refuse(&out, &r, &token);
                     }
                 }
             }
@@ -390,12 +400,33 @@ impl<G: ServerGame> Table<G> {
                 act,
             } => {
                 self.watchers.insert(conn, out.clone());
-                match self.act(&token, act).await {
+                let side = match self.seat_of(&token) {
+                    Ok(side) => side,
+                    Err(r) => return self.refuse(&out, &r, &token),
+                };
+                match self.act(side, act).await {
                     Ok(()) => {
                         self.broadcast_state();
                         self.start_engine_if_due().await;
                     }
                     Err(e) => self.error(&out, &e),
+                }
+            }
+            Cmd::Invite {
+                conn,
+                out,
+                token,
+                side,
+            } => {
+                self.watchers.insert(conn, out.clone());
+                match self.invite(&token, side).await {
+                    Ok(invitation) => {
+                        let msg = json!({"v": VERSION, "type": "invited", "table": self.id,
+                                         "side": side_name(side), "token": invitation});
+                        send(&out, &msg);
+                        self.broadcast_state();
+                    }
+                    Err(r) => self.refuse(&out, &r, &token),
                 }
             }
         }
@@ -408,79 +439,19 @@ impl<G: ServerGame> Table<G> {
         );
     }
 
-    /// The side whose seat `token` holds.
-    fn seat_of(&self, token: &str) -> Result<Side, String> {
-        Side::BOTH
-            .into_iter()
-            .find(|s| {
-                self.seats[s.index()]
-                    .token()
-                    .is_some_and(|t| same_token(t, token))
-            })
-            .ok_or_else(|| "this token holds no seat at this table".to_string())
-    }
-
-    /// Marks the token's seat as held; `true` if anything changed.
-    async fn join(&mut self, token: &str, name: Option<&str>) -> Result<bool, String> {
-        let side = self.seat_of(token)?;
-        let seat = &self.seats[side.index()];
-        let name = match name {
-            Some(n) => check_name(Some(n), &seat.name)?,
-            None => seat.name.clone(),
-        };
-        let was_open = seat.is_open();
-        if !was_open && name == seat.name {
-            return Ok(false);
+    /// An error about `token`'s seat; the code (`invitation_used`, `no_seat`, …) and the
+    /// token sent let the page forget a token that no longer holds anything.
+    fn refuse(&self, out: &Outbox, r: &Refusal, token: &str) {
+        let mut msg =
+            json!({"v": VERSION, "type": "error", "table": self.id, "message": r.message});
+        if let Some(code) = r.code {
+            msg["code"] = code.into();
+            msg["token"] = token.into();
         }
-        let mut seats = self.seats.clone();
-        seats[side.index()].name = name;
-        if let SeatKind::Human { claimed, .. } = &mut seats[side.index()].kind {
-            *claimed = true;
-        }
-        self.save_seats(seats).await?;
-        Ok(true)
+        send(out, &msg);
     }
 
-    async fn sit(
-        &mut self,
-        side: Option<Side>,
-        name: Option<&str>,
-    ) -> Result<(Side, String), String> {
-        if !self.playing() {
-            return Err("the game is over".into());
-        }
-        let side = match side {
-            Some(s) if self.seats[s.index()].is_open() => s,
-            Some(s) => return Err(format!("the {} seat is not open", side_name(s))),
-            None => Side::BOTH
-                .into_iter()
-                .find(|s| self.seats[s.index()].is_open())
-                .ok_or("this table has no open seat")?,
-        };
-        let mut seats = self.seats.clone();
-        let token = new_token();
-        seats[side.index()].name = check_name(name, &seats[side.index()].name)?;
-        seats[side.index()].kind = SeatKind::Human {
-            token: token.clone(),
-            claimed: true,
-        };
-        self.save_seats(seats).await?;
-        Ok((side, token))
-    }
-
-    async fn save_seats(&mut self, seats: [Seat; 2]) -> Result<(), String> {
-        let json = serde_json::to_value(&seats).map_err(|e| e.to_string())?;
-        self.store
-            .set_seats(&self.id, json, players(&seats))
-            .await
-            .map_err(|e| e.to_string())?;
-        self.seats = seats;
-        self.full_due = true;
-        Ok(())
-    }
-
-    async fn act(&mut self, token: &str, act: Act) -> Result<(), String> {
-        let side = self.seat_of(token)?;
+    async fn act(&mut self, side: Side, act: Act) -> Result<(), String> {
         if !self.playing() {
             return Err("the game is over".into());
         }
@@ -655,114 +626,6 @@ impl<G: ServerGame> Table<G> {
         let result = GameResult::win(loser.opponent(), Reason::Time);
         if self.finish(result).await.is_ok() {
             self.broadcast_state();
-        }
-    }
-
-    /// Forgets the awaited engine move (after an undo or the end of the game).
-    fn cancel_engine(&mut self) {
-        if let Some((side, _)) = self.awaiting.take()
-            && let Some(e) = &self.engines[side.index()]
-        {
-            e.thread.stop();
-        }
-        self.thinking = None;
-    }
-
-    /// Starts the computer's search if a computer seat is to move and none is running.
-    async fn start_engine_if_due(&mut self) {
-        let side = self.to_move();
-        let SeatKind::Computer { player, think_ms } = &self.seats[side.index()].kind else {
-            return;
-        };
-        if !self.playing() || self.awaiting.is_some() {
-            return;
-        }
-        let (player, think_ms) = (player.clone(), *think_ms);
-        if self.engines[side.index()].is_none() {
-            match self.spawn_engine(side, &player) {
-                Ok(e) => self.engines[side.index()] = Some(e),
-                Err(e) => {
-                    let result = GameResult::win(side.opponent(), Reason::Crash)
-                        .with_detail(format!("{player} could not start: {e}"));
-                    if let Err(e) = self.finish(result).await {
-                        log(&self.id, &e);
-                    }
-                    self.broadcast_state();
-                    return;
-                }
-            }
-        }
-        let clock = self.clocks.map(|c| Clock {
-            time_left: c,
-            increment: [Duration::from_millis(self.options.clock.map_or(0, |c| c.inc_ms)); 2],
-            moves_to_go: None,
-        });
-        let limits = Limits {
-            movetime: Some(Duration::from_millis(think_ms)),
-            clock,
-            ..Limits::default()
-        };
-        let engine = self.engines[side.index()].as_mut().expect("spawned above");
-        engine.sent += 1;
-        engine
-            .thread
-            .search(self.history.clone(), limits, engine.sent == 1);
-        self.awaiting = Some((side, engine.sent));
-    }
-
-    fn spawn_engine(&self, side: Side, spec: &str) -> Result<Engine<G>, String> {
-        let player = if spec.starts_with(crate::external::PREFIX) {
-            self.external.start::<G>(spec)?
-        } else {
-            let body = spec.strip_prefix("boyi:").unwrap_or(spec);
-            let ctx = BuildContext {
-                seed: self.history.current().hash() ^ self.log.len() as u64,
-            };
-            boyi_engines::build::<G>(body, ctx).map_err(|e| e.to_string())?
-        };
-        let tx = self.engine_tx.clone();
-        let mut job = 1u64;
-        let thread = PlayerThread::spawn(player, move |event: SearchEvent<G>| {
-            let done = matches!(event, SearchEvent::Done(_));
-            let _ = tx.send(EngineEvent { side, job, event });
-            if done {
-                job += 1;
-            }
-        });
-        Ok(Engine { thread, sent: 0 })
-    }
-
-    async fn on_engine(&mut self, ev: EngineEvent<G>) {
-        if self.awaiting != Some((ev.side, ev.job)) {
-            return;
-        }
-        match ev.event {
-            SearchEvent::Info(info) => {
-                let msg = thinking_json(&self.id, ev.side, &info);
-                self.broadcast(&msg);
-                self.thinking = Some(msg);
-            }
-            SearchEvent::Done(result) => {
-                self.awaiting = None;
-                let outcome = match result {
-                    Ok(mv) if self.history.current().is_legal(&mv) => self.play(mv).await,
-                    Ok(mv) => {
-                        let result = GameResult::win(ev.side.opponent(), Reason::IllegalMove)
-                            .with_detail(format!("{mv:?}"));
-                        self.finish(result).await
-                    }
-                    Err(e) => {
-                        let result = GameResult::win(ev.side.opponent(), Reason::Crash)
-                            .with_detail(e.to_string());
-                        self.finish(result).await
-                    }
-                };
-                if let Err(e) = outcome {
-                    log(&self.id, &e);
-                }
-                self.broadcast_state();
-                self.start_engine_if_due().await;
-            }
         }
     }
 }
