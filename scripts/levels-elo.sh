@@ -1,0 +1,29 @@
+#!/bin/sh
+# Elo between adjacent levels of each game: `boyi match` between every pair of neighbouring
+# levels at the levels' own depth budgets (no time limit, as tables play them), GAMES games
+# (default 100) from random openings, each opening with both colours. The specs are read
+# from crates/engines/src/levels.rs. Run on a quiet machine (load average under 2.5); the
+# result lines (W D L, score, elo, ci95) go to docs/server.md.
+#   scripts/levels-elo.sh [games] [gomoku,connect6,jiu,xiangqi]
+set -euf
+cd "$(dirname "$0")/.."
+games=${1:-100}
+kinds=${2:-gomoku,connect6,jiu,xiangqi}
+cargo build --release -p boyi
+boyi=./target/release/boyi
+for game in $(echo "$kinds" | tr , ' '); do
+    block=$(echo "$game" | tr a-z A-Z)
+    specs=$(awk -v b="const $block:" '
+        index($0, b) == 1 { on = 1; next }
+        on && /^\];/ { on = 0 }
+        on && /level\(/ { split($0, q, "\""); print q[2] "=" q[4] }' crates/engines/src/levels.rs)
+    prev=""
+    for s in $specs; do
+        if [ -n "$prev" ]; then
+            echo "== $game: ${s%%=*} against ${prev%%=*}"
+            "$boyi" match "$game" --a "${s#*=}" --b "${prev#*=}" --games "$games" \
+                --concurrency 1 --random-plies 4 --seed 1 --no-record | tail -n 3
+        fi
+        prev=$s
+    done
+done
