@@ -171,3 +171,33 @@ async fn a_review_judges_every_move_and_the_analysis_board_uses_the_strongest_en
     let done = a.recv_type("analysis_done").await;
     assert!(done["bestmove_chinese"].is_string(), "{done}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_is_reviewed() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(&dir.path().join("db.sqlite"));
+    let mut a = Client::connect(server.addr).await;
+    let games = [
+        ("connect6", vec!["j10", "k9 k11", "i9 i11"]),
+        ("jiu", vec!["g7", "h8", "d4"]),
+        ("xiangqi", vec!["h2e2", "h9g7", "h0g2"]),
+    ];
+    for (id, (game, moves)) in games.into_iter().enumerate() {
+        let (positions, verdicts) = review(
+            &mut a,
+            json!({"v": 3, "type": "review", "id": id, "game": game, "moves": moves, "think_ms": 100}),
+        )
+        .await;
+        assert_eq!(positions.len(), moves.len() + 1, "{game}");
+        assert_eq!(verdicts.len(), moves.len(), "{game}");
+        for p in &positions {
+            let black = p["black"].as_f64().unwrap();
+            assert!((0.0..=1.0).contains(&black), "{game}: {p}");
+            assert!(p["bestmove"].is_string(), "{game}: {p}");
+        }
+        for (v, m) in verdicts.iter().zip(&moves) {
+            assert_eq!(v["move"], *m, "{game}");
+            assert!(v["loss"].as_f64().is_some(), "{game}: {v}");
+        }
+    }
+}
