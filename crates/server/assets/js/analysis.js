@@ -14,7 +14,7 @@ const THINK = [[1000, '1 s'], [3000, '3 s'], [10000, '10 s'], [30000, '30 s']];
 
 export function analysisView(meta) {
   const from = takeHandOff('analysis');
-  const a = { game: 'gomoku', variant: null, position: null, line: [], cursor: 0, branches: [], insp: null, seq: 0, 
+  const a = { game: 'gomoku', variant: null, position: null, line: [], cursor: 0, branches: [], insp: null, seq: 0,
     picker: null, rest: [], live: false, aid: 0, info: null, best: null, flip: false, note: '' };
   const box = h('div', { class: 'board-box' });
   const bar = h('div', { class: 'eval-slot' });
