@@ -3,7 +3,8 @@
 # levels at the levels' own depth budgets (no time limit, as tables play them), GAMES games
 # (default 100) from random openings, each opening with both colours. The specs are read
 # from crates/engines/src/levels.rs. Run on a quiet machine (load average under 2.5); the
-# result lines (W D L, score, elo, ci95) go to docs/server.md.
+# report lines (time and depth per move, load average, W D L, score, elo, ci95) go to
+# docs/server.md.
 #   scripts/levels-elo.sh [games] [gomoku,connect6,jiu,xiangqi]
 set -euf
 cd "$(dirname "$0")/.."
@@ -22,7 +23,7 @@ for game in $(echo "$kinds" | tr , ' '); do
         if [ -n "$prev" ]; then
             echo "== $game: ${s%%=*} against ${prev%%=*}"
             "$boyi" match "$game" --a "${s#*=}" --b "${prev#*=}" --games "$games" \
-                --concurrency 1 --random-plies 4 --seed 1 --no-record | tail -n 3
+                --concurrency 1 --random-plies 4 --seed 1 --no-record | tail -n 4
         fi
         prev=$s
     done
