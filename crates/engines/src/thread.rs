@@ -17,6 +17,9 @@ struct Job<G: Game> {
     game: GameHistory<G>,
     limits: Limits,
     new_game: bool,
+    /// This search's own flag: stopping (or abandoning) one search never reaches a later
+    /// one, and starting a later one never clears an earlier one's stop.
+    stop: StopFlag,
 }
 
 /// A player running on a worker thread. Jobs are searched one after another; each search
@@ -33,40 +36,40 @@ impl<G: Game> PlayerThread<G> {
         mut sink: impl FnMut(SearchEvent<G>) + Send + 'static,
     ) -> Self {
         let (jobs, rx) = channel::<Job<G>>();
-        let stop = StopFlag::new();
-        let flag = stop.clone();
         let worker = std::thread::spawn(move || {
             for job in rx {
                 if job.new_game {
                     player.new_game();
                 }
                 let mut info = |i: Info| sink(SearchEvent::Info(i));
-                let result = player.choose(&job.game, &job.limits, &flag, &mut info);
+                let result = player.choose(&job.game, &job.limits, &job.stop, &mut info);
                 sink(SearchEvent::Done(result));
             }
         });
         PlayerThread {
             jobs: Some(jobs),
-            stop,
+            stop: StopFlag::new(),
             worker: Some(worker),
         }
     }
 
     /// Starts a search (queued behind a running one). `new_game` first tells the player a
     /// new game begins.
-    pub fn search(&self, game: GameHistory<G>, limits: Limits, new_game: bool) {
-        self.stop.reset();
+    pub fn search(&mut self, game: GameHistory<G>, limits: Limits, new_game: bool) {
+        self.stop = StopFlag::new();
         if let Some(jobs) = &self.jobs {
             // The worker only ends when this handle is dropped, so sending cannot fail.
             let _ = jobs.send(Job {
                 game,
                 limits,
                 new_game,
+                stop: self.stop.clone(),
             });
         }
     }
 
-    /// Asks the running search to return its best move now.
+    /// Asks the latest search to return its best move now (earlier ones were answered or
+    /// stopped already).
     pub fn stop(&self) {
         self.stop.stop();
     }

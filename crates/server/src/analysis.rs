@@ -92,7 +92,7 @@ fn analyze_game<G: ServerGame>(req: &AnalyzeRequest, out: Outbox) -> Result<Runn
     }
     let id = req.id;
     let pos = history.current().clone();
-    let thread = PlayerThread::spawn(player, move |ev: SearchEvent<G>| {
+    let mut thread = PlayerThread::spawn(player, move |ev: SearchEvent<G>| {
         let msg = match ev {
             SearchEvent::Info(i) => {
                 let mut v = json!({
