@@ -15,7 +15,7 @@
 use crate::codec::{board_size, from_gomocup, gomocup_point, grid_stones, to_gomocup};
 use crate::driver::{Driver, engine_move, expect_line};
 use crate::process::EngineProcess;
-use crate::server::{Flow, Frontend, Session, split_word};
+use crate::server::{Flow, Frontend, Session, Urgency, split_word};
 use boyi_core::{Game, Point, Side, TextError};
 use boyi_engines::{Clock, GameHistory, Info, Limits, PlayerError, Swap2Hook, Swap2Reply};
 use std::time::{Duration, Instant};
@@ -306,14 +306,22 @@ impl<G: Game> GomocupServer<G> {
 }
 
 impl<G: Game> Frontend<G> for GomocupServer<G> {
-    fn urgent(&self, line: &str) -> bool {
+    fn urgency(&self, line: &str) -> Urgency {
         let (cmd, _) = split_word(line);
-        ["END", "YXSTOP", "STOP"]
+        if ["END", "YXSTOP", "STOP"]
             .iter()
             .any(|c| cmd.eq_ignore_ascii_case(c))
+        {
+            Urgency::AtOnce
+        } else {
+            Urgency::Waits
+        }
     }
 
     fn line(&mut self, line: &str, s: &mut Session<G>) -> Flow {
+        if line.eq_ignore_ascii_case("END") {
+            return Flow::Quit;
+        }
         if self.board.is_some() {
             self.board_line(line, s);
             return Flow::Continue;
@@ -367,6 +375,10 @@ impl<G: Game> Frontend<G> for GomocupServer<G> {
             _ => s.send(&format!("UNKNOWN {line}")),
         }
         Flow::Continue
+    }
+
+    fn unreadable(&mut self, what: &str, s: &mut Session<G>) {
+        s.send(&format!("ERROR {what}"));
     }
 
     fn info(&mut self, info: &Info, s: &mut Session<G>) {

@@ -18,6 +18,7 @@ pub mod cloudict;
 pub mod codec;
 pub mod driver;
 pub mod gomocup;
+pub mod lines;
 pub mod process;
 pub mod sau;
 pub mod server;

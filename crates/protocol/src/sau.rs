@@ -12,7 +12,7 @@
 use crate::codec::{board_size, from_sau, to_sau};
 use crate::driver::{Driver, engine_move, expect_line};
 use crate::process::EngineProcess;
-use crate::server::{Flow, Frontend, Session, split_word};
+use crate::server::{Flow, Frontend, Session, Urgency, split_word};
 use boyi_core::{Game, Side};
 use boyi_engines::{GameHistory, Info, Limits, PlayerError};
 use std::time::Instant;
@@ -65,8 +65,13 @@ impl<G: Game> SauServer<G> {
 }
 
 impl<G: Game> Frontend<G> for SauServer<G> {
-    fn urgent(&self, line: &str) -> bool {
-        matches!(split_word(line).0, "quit" | "end")
+    /// `end` stops the game's search, but never ahead of a move that came before it.
+    fn urgency(&self, line: &str) -> Urgency {
+        match split_word(line).0 {
+            "quit" => Urgency::AtOnce,
+            "end" => Urgency::InTurn,
+            _ => Urgency::Waits,
+        }
     }
 
     fn line(&mut self, line: &str, s: &mut Session<G>) -> Flow {
@@ -95,6 +100,11 @@ impl<G: Game> Frontend<G> for SauServer<G> {
             _ => s.send("error"),
         }
         Flow::Continue
+    }
+
+    /// SAU has one error word for everything.
+    fn unreadable(&mut self, _what: &str, s: &mut Session<G>) {
+        s.send("error");
     }
 
     fn done(&mut self, result: Result<G::Move, PlayerError>, s: &mut Session<G>) -> Flow {

@@ -2,16 +2,39 @@
 //! thread, searches on the player's own thread, and hands both to the protocol's
 //! [`Frontend`]. Every output line is flushed at once.
 //!
-//! While a search runs, lines the protocol marks urgent (`stop`, `quit`, `isready`) are
-//! handled at once and the others wait until the move is out, as if the controller had waited
-//! for it; an urgent line behind a waiting one waits too, so input order is kept and a scripted
-//! input gives the same transcript however fast the search is.
+//! While a search runs, the lines the protocol marks urgent (`stop`, `isready`, `quit`,
+//! `YXSTOP`, `END`) are acted on at once, whatever else waits; the others wait until the move
+//! is out, in order, as if the controller had waited for it. A few lines (SAU's `end`) are
+//! acted on at once only when nothing waits before them, so they never overtake a move.
+//!
+//! `quit` (and the end of the input, which acts as `quit`) ends the session without losing
+//! anything already read: the running search stops at once and its move is written (as
+//! Stockfish does, so a piped script still gets its answer), every waiting line is then
+//! handled with each search it starts stopped at once, nothing more is read, and the loop
+//! ends.
 
+use crate::lines::{LineReader, ReadLine};
 use boyi_core::Game;
 use boyi_engines::{GameHistory, Info, Limits, Player, PlayerError, PlayerThread, SearchEvent};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::time::Duration;
+
+/// How long a closing server waits for a stopped search's move before it leaves without it
+/// (a player that ignores its stop flag must not keep the process alive).
+const QUIT_GRACE: Duration = Duration::from_secs(5);
+
+/// When a line read during a search is acted on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Urgency {
+    /// After the move, in input order.
+    Waits,
+    /// At once, ahead of any waiting line.
+    AtOnce,
+    /// At once if no line waits, else in input order.
+    InTurn,
+}
 
 /// Whether the loop goes on after a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,14 +45,21 @@ pub enum Flow {
 
 /// The protocol side of a server.
 pub trait Frontend<G: Game> {
-    /// Lines handled even while a search runs; the others wait for the move.
-    fn urgent(&self, line: &str) -> bool;
+    /// When a line that arrives during a search is acted on.
+    fn urgency(&self, line: &str) -> Urgency;
     fn line(&mut self, line: &str, s: &mut Session<G>) -> Flow;
+    /// A line that cannot be read as a command (longer than the bound): `what` says why.
+    fn unreadable(&mut self, what: &str, s: &mut Session<G>);
     fn info(&mut self, _info: &Info, _s: &mut Session<G>) {}
     /// The search finished (or was stopped) with this result.
     fn done(&mut self, result: Result<G::Move, PlayerError>, s: &mut Session<G>) -> Flow;
-    /// The input ended. The loop then lets a running search finish and exits.
-    fn eof(&mut self, _s: &mut Session<G>) {}
+    /// The session is ending (the input ended, or quit): the running search must answer
+    /// now, and its move be written.
+    fn answer_now(&mut self, s: &mut Session<G>) {
+        s.stop();
+    }
+    /// The last thing the loop does before it returns.
+    fn finish(&mut self, _s: &mut Session<G>) {}
 }
 
 /// What a front-end drives: the output and the searching player.
@@ -82,8 +112,7 @@ impl<G: Game> Session<G> {
 }
 
 enum Event<G: Game> {
-    Line(String),
-    Eof,
+    Input(ReadLine),
     Search(SearchEvent<G>),
 }
 
@@ -99,13 +128,12 @@ pub fn run<G: Game, F: Frontend<G>>(
     let (tx, rx) = channel::<Event<G>>();
     let reader = tx.clone();
     std::thread::spawn(move || {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if reader.send(Event::Line(line)).is_err() {
+        for read in LineReader::new(input) {
+            if reader.send(Event::Input(read)).is_err() {
                 return;
             }
         }
-        let _ = reader.send(Event::Eof);
+        let _ = reader.send(Event::Input(ReadLine::Eof));
     });
     let searcher = PlayerThread::spawn(player, move |ev| {
         let _ = tx.send(Event::Search(ev));
@@ -118,65 +146,77 @@ pub fn run<G: Game, F: Frontend<G>>(
         new_game: true,
         default_limits,
     };
-    let mut pending: VecDeque<String> = VecDeque::new();
-    let mut eof = false;
+    let mut waiting: VecDeque<String> = VecDeque::new();
+    // Quit or the end of the input: no more input is read, every search answers at once.
+    let mut closing = false;
     loop {
-        // Waiting lines go first, in order; while searching only an urgent one at the front.
-        let ready = pending
-            .front()
-            .is_some_and(|l| !s.searching || frontend.urgent(l));
-        let (event, queued) = if ready {
-            (
-                Event::Line(pending.pop_front().expect("a waiting line")),
-                true,
-            )
-        } else if eof && pending.is_empty() && !s.searching {
+        // Waiting lines go first, in order, once no search runs.
+        if !s.searching
+            && let Some(line) = waiting.pop_front()
+        {
+            let quit = frontend.line(&line, &mut s) == Flow::Quit;
+            closing |= quit;
+            if closing && s.searching {
+                frontend.answer_now(&mut s);
+            }
+            continue;
+        }
+        if closing && !s.searching {
             break;
+        }
+        let event = if closing {
+            match rx.recv_timeout(QUIT_GRACE) {
+                Ok(ev) => ev,
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
+            }
         } else {
             match rx.recv() {
-                Ok(ev) => (ev, false),
+                Ok(ev) => ev,
                 Err(_) => break,
             }
         };
-        let flow = match event {
-            Event::Line(line) => {
+        match event {
+            Event::Input(_) if closing => {}
+            Event::Input(ReadLine::Line(line)) => {
                 let line = line.trim();
-                if line.is_empty() {
-                    Flow::Continue
-                } else if !queued && s.searching && (!pending.is_empty() || !frontend.urgent(line))
-                {
-                    pending.push_back(line.to_string());
-                    Flow::Continue
-                } else {
-                    frontend.line(line, &mut s)
+                let waits = match frontend.urgency(line) {
+                    Urgency::Waits => true,
+                    Urgency::AtOnce => false,
+                    Urgency::InTurn => !waiting.is_empty(),
+                };
+                if s.searching && waits {
+                    if !line.is_empty() {
+                        waiting.push_back(line.to_string());
+                    }
+                } else if !line.is_empty() && frontend.line(line, &mut s) == Flow::Quit {
+                    closing = true;
                 }
             }
-            Event::Eof => {
-                eof = true;
-                frontend.eof(&mut s);
-                Flow::Continue
-            }
+            Event::Input(ReadLine::TooLong { bytes, head }) => frontend.unreadable(
+                &format!("a line of {bytes} bytes ({head}…) is longer than the protocol allows"),
+                &mut s,
+            ),
+            Event::Input(ReadLine::Eof) => closing = true,
             Event::Search(SearchEvent::Info(info)) => {
                 if s.abandoned == 0 {
                     frontend.info(&info, &mut s);
                 }
-                Flow::Continue
             }
             Event::Search(SearchEvent::Done(result)) => {
                 if s.abandoned > 0 {
                     s.abandoned -= 1;
-                    Flow::Continue
                 } else {
                     s.searching = false;
-                    frontend.done(result, &mut s)
+                    // A move may start the next search at once (SAU, several turns in a row).
+                    closing |= frontend.done(result, &mut s) == Flow::Quit;
                 }
             }
-        };
-        if flow == Flow::Quit {
-            s.abandon();
-            break;
+        }
+        if closing && s.searching {
+            frontend.answer_now(&mut s);
         }
     }
+    frontend.finish(&mut s);
 }
 
 /// The first word of a line and the rest, trimmed.

@@ -14,7 +14,7 @@
 use crate::codec::shift_ranks;
 use crate::driver::{Driver, engine_move, expect_line};
 use crate::process::EngineProcess;
-use crate::server::{Flow, Frontend, Session, split_word};
+use crate::server::{Flow, Frontend, Session, Urgency, split_word};
 use boyi_core::{Game, Side, TextError};
 use boyi_engines::{Clock, GameHistory, Info, Limits, PlayerError, Score};
 use std::time::{Duration, Instant};
@@ -153,6 +153,7 @@ pub struct UciServer<G: Game> {
     /// A move found by an infinite search before `stop`.
     held: Option<String>,
     name: String,
+    quitting: bool,
 }
 
 impl<G: Game> UciServer<G> {
@@ -166,6 +167,7 @@ impl<G: Game> UciServer<G> {
             stop_requested: false,
             held: None,
             name,
+            quitting: false,
         }
     }
 
@@ -270,11 +272,11 @@ impl<G: Game> UciServer<G> {
 }
 
 impl<G: Game> Frontend<G> for UciServer<G> {
-    fn urgent(&self, line: &str) -> bool {
-        matches!(
-            split_word(line).0,
-            "stop" | "quit" | "isready" | "ponderhit"
-        )
+    fn urgency(&self, line: &str) -> Urgency {
+        match split_word(line).0 {
+            "stop" | "quit" | "isready" | "ponderhit" => Urgency::AtOnce,
+            _ => Urgency::Waits,
+        }
     }
 
     fn line(&mut self, line: &str, s: &mut Session<G>) -> Flow {
@@ -309,10 +311,9 @@ impl<G: Game> Frontend<G> for UciServer<G> {
             // Pondering is searched as an infinite search: a hit or a stop asks for the move.
             "stop" | "ponderhit" => self.stop(s),
             "debug" | "register" if self.dialect != Dialect::Ucci => {}
+            // UCCI's `bye` is the last line, after the move of a search stopped by the quit.
             "quit" => {
-                if self.dialect == Dialect::Ucci {
-                    s.send("bye");
-                }
+                self.quitting = true;
                 return Flow::Quit;
             }
             _ => Self::error(s, format!("unknown command {line:?}")),
@@ -370,9 +371,17 @@ impl<G: Game> Frontend<G> for UciServer<G> {
         Flow::Continue
     }
 
-    fn eof(&mut self, s: &mut Session<G>) {
-        if self.infinite {
-            self.stop(s);
+    fn unreadable(&mut self, what: &str, s: &mut Session<G>) {
+        Self::error(s, what);
+    }
+
+    fn answer_now(&mut self, s: &mut Session<G>) {
+        self.stop(s);
+    }
+
+    fn finish(&mut self, s: &mut Session<G>) {
+        if self.quitting && self.dialect == Dialect::Ucci {
+            s.send("bye");
         }
     }
 }

@@ -4,7 +4,8 @@
 //!
 //! Transcripts stay independent of timing: a line the server handles during a search
 //! (`stop`, `quit`, `end`) follows a search-starting line only when the player is
-//! [`UntilStopped`], which is certainly still searching then.
+//! [`UntilStopped`], which is certainly still searching then. A search running at `quit`
+//! (or `END`) is stopped and its move written before the server leaves.
 
 mod support;
 
@@ -106,7 +107,7 @@ fn gomocup_stop_and_end_during_search() {
             Limits::default(),
             end,
         ),
-        "OK\n",
+        "OK\n0,2\n",
     );
 }
 
@@ -159,7 +160,7 @@ fn sau_end_and_quit_during_search() {
             Limits::default(),
             input,
         ),
-        "",
+        "move AC\n",
     );
 }
 
@@ -223,7 +224,7 @@ fn uci_stop_ponderhit_and_quit_during_search() {
             Limits::default(),
             stop,
         ),
-        "readyok\nbestmove a1\nbestmove a2\n",
+        "readyok\nbestmove a1\nbestmove a2\nbestmove a2\n",
     );
     // An infinite search that finishes early holds its move until `stop`.
     let held = "position startpos moves a1,b2\nposition startpos moves a1 b2\ngo infinite\nisready\nstop\n";
@@ -272,7 +273,7 @@ fn ucci_commands_and_errors() {
 }
 
 #[test]
-fn ucci_quit_during_search_says_bye() {
+fn ucci_quit_during_search_answers_then_says_bye() {
     let input = "ucci\nposition startpos\ngo depth 5\nquit\nisready\n";
     check(
         &transcript(
@@ -282,6 +283,6 @@ fn ucci_quit_during_search_says_bye() {
             Limits::default(),
             input,
         ),
-        "id name Boyi test\nid author the Boyi developers\nucciok\nbye\n",
+        "id name Boyi test\nid author the Boyi developers\nucciok\nbestmove a1\nbye\n",
     );
 }

@@ -110,6 +110,8 @@ fn thinking_output_of_a_real_search() {
         player,
         start(),
         "position startpos\ngo depth 2\n",
+        "bestmove",
+        1,
     );
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
