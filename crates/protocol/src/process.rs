@@ -1,9 +1,15 @@
 //! An external engine process: spawned from a command line, talked to line by line, read
 //! with deadlines (a reader thread feeds a channel), killed when it hangs or is dropped.
+//!
+//! Each engine runs in a process group of its own, and ending an engine ends its whole group:
+//! an engine started through a wrapper script, or one that starts helpers, leaves nothing
+//! running behind it. Being outside the caller's group also keeps a terminal's Ctrl-C from
+//! reaching the engines directly; [`end_all`] is for the caller's own signal handler.
 
+use crate::lines::{LineReader, ReadLine};
 use boyi_core::TextError;
 use boyi_engines::StopFlag;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
@@ -70,7 +76,9 @@ pub enum Received {
 pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    lines: Receiver<ReadLine>,
+    /// The engine and its group are gone (killed and reaped).
+    ended: bool,
     /// The line that asks the engine to exit, sent when dropped.
     quit: Option<String>,
     /// Every line sent (`> `) and received (`< `), for error messages and debugging.
@@ -80,31 +88,33 @@ pub struct EngineProcess {
 impl EngineProcess {
     pub fn spawn(command: &str) -> Result<EngineProcess, TextError> {
         let words = split_command(command)?;
-        let mut child = Command::new(&words[0])
-            .args(&words[1..])
+        let mut cmd = Command::new(&words[0]);
+        cmd.args(&words[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| text_err!("cannot start {:?}: {e}", words[0]))?;
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let stdin = child.stdin.take();
+            .stderr(Stdio::null());
+        let child =
+            groups::spawn(&mut cmd).map_err(|e| text_err!("cannot start {:?}: {e}", words[0]))?;
+        let mut process = EngineProcess {
+            child,
+            stdin: None,
+            lines: channel().1,
+            ended: false,
+            quit: None,
+            log: Vec::new(),
+        };
+        let stdout = process.child.stdout.take().expect("stdout is piped");
+        process.stdin = process.child.stdin.take();
         let (tx, lines) = channel();
+        process.lines = lines;
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line.trim_end().to_string()).is_err() {
+            for read in LineReader::new(BufReader::new(stdout)) {
+                if tx.send(read).is_err() {
                     break;
                 }
             }
         });
-        Ok(EngineProcess {
-            child,
-            stdin,
-            lines,
-            quit: None,
-            log: Vec::new(),
-        })
+        Ok(process)
     }
 
     /// Sets the line sent to ask the engine to exit (`quit`, `END`).
@@ -139,10 +149,16 @@ impl EngineProcess {
                 None => SLICE,
             };
             match self.lines.recv_timeout(wait) {
-                Ok(line) => {
+                Ok(ReadLine::Line(line)) => {
+                    let line = line.trim_end().to_string();
                     self.log.push(format!("< {line}"));
                     return Received::Line(line);
                 }
+                Ok(ReadLine::TooLong { bytes, head }) => {
+                    self.log
+                        .push(format!("< [a line of {bytes} bytes, skipped: {head}…]"));
+                }
+                Ok(ReadLine::Eof) => return Received::Closed,
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return Received::Closed,
             }
@@ -155,28 +171,118 @@ impl EngineProcess {
         self.log[start..].join(" | ")
     }
 
+    /// Ends the engine and every process of its group at once.
     pub fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if !std::mem::replace(&mut self.ended, true) {
+            groups::end(&mut self.child);
+        }
     }
 }
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
+        if self.ended {
+            return;
+        }
         if let Some(q) = self.quit.take() {
             self.send(&q);
         }
         self.stdin.take();
-        // Give the engine a moment to exit on its own, then make sure it is gone.
+        // Give the engine a moment to exit on its own, then end whatever is left of its group
+        // (helpers it started, a wrapper's children).
         let until = Instant::now() + Duration::from_millis(300);
-        while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
+        while Instant::now() < until && !groups::exited(&self.child) {
             std::thread::sleep(Duration::from_millis(5));
         }
         self.kill();
     }
+}
+
+/// Ends every engine process group still running: for a signal handler of the caller, whose
+/// terminal's Ctrl-C no longer reaches the engines. Engines are not reaped.
+pub fn end_all() {
+    groups::end_all();
+}
+
+#[cfg(unix)]
+mod groups {
+    //! Process groups: an engine leads a group of its own, and the group is signalled before
+    //! the leader is reaped, so the group's id cannot have been reused by then.
+
+    use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
+    use std::collections::BTreeSet;
+    use std::os::unix::process::CommandExt;
+    use std::process::{Child, Command};
+    use std::sync::Mutex;
+
+    /// The groups of live engines, for [`end_all`].
+    static LIVE: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+
+    fn live() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
+        LIVE.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn spawn(cmd: &mut Command) -> std::io::Result<Child> {
+        let child = cmd.process_group(0).spawn()?;
+        live().insert(child.id() as i32);
+        Ok(child)
+    }
+
+    /// Whether the group's leader has exited; it is left unreaped.
+    pub fn exited(child: &Child) -> bool {
+        let Some(pid) = Pid::from_raw(child.id() as i32) else {
+            return true;
+        };
+        let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+        !matches!(rustix::process::waitid(WaitId::Pid(pid), options), Ok(None))
+    }
+
+    fn kill_group(id: i32) {
+        if let Some(pid) = Pid::from_raw(id) {
+            // An empty group (everyone exited) is no error worth reporting.
+            let _ = rustix::process::kill_process_group(pid, Signal::KILL);
+        }
+    }
+
+    /// Kills the whole group, then reaps the leader.
+    pub fn end(child: &mut Child) {
+        let id = child.id() as i32;
+        {
+            let mut live = live();
+            kill_group(id);
+            live.remove(&id);
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+
+    pub fn end_all() {
+        for &id in live().iter() {
+            kill_group(id);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+mod groups {
+    //! Without process groups only the engine itself can be ended.
+
+    use std::process::{Child, Command};
+
+    pub fn spawn(cmd: &mut Command) -> std::io::Result<Child> {
+        cmd.spawn()
+    }
+
+    pub fn exited(_child: &Child) -> bool {
+        false
+    }
+
+    pub fn end(child: &mut Child) {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+
+    pub fn end_all() {}
 }
 
 #[cfg(test)]
