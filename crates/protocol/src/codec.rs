@@ -199,9 +199,59 @@ pub fn grid_stones(text: &str) -> Vec<(Point, u8)> {
         .collect()
 }
 
+/// The grid position text (positions.md) of a `size`×`size` board holding `stones` (point and
+/// colour letter `x` or `o`) with `side` to move.
+pub fn grid_text(size: usize, stones: &[(Point, u8)], side: boyi_core::Side) -> String {
+    let mut cells = vec![None; size * size];
+    for &(p, c) in stones {
+        if p.on_board(size) {
+            cells[p.index(size)] = Some(c);
+        }
+    }
+    let rows: Vec<String> = (0..size)
+        .rev()
+        .map(|r| {
+            let mut row = String::new();
+            let mut empty = 0;
+            for c in 0..size {
+                match cells[r * size + c] {
+                    None => empty += 1,
+                    Some(letter) => {
+                        if empty > 0 {
+                            row += &empty.to_string();
+                            empty = 0;
+                        }
+                        row.push(char::from(letter));
+                    }
+                }
+            }
+            if empty > 0 {
+                row += &empty.to_string();
+            }
+            row
+        })
+        .collect();
+    format!("{} {}", rows.join("/"), side.letter())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn grid_texts_are_positions_md_rows() {
+        use boyi_core::Side;
+        let h8 = Point::parse("h8", 15).unwrap();
+        let a1 = Point::parse("a1", 15).unwrap();
+        assert_eq!(
+            grid_text(15, &[(h8, b'x')], Side::White),
+            "15/15/15/15/15/15/15/7x7/15/15/15/15/15/15/15 w"
+        );
+        let text = grid_text(15, &[(h8, b'x'), (a1, b'o')], Side::Black);
+        let mut back = grid_stones(&text);
+        back.sort();
+        assert_eq!(back, vec![(a1, b'o'), (h8, b'x')]);
+    }
 
     #[test]
     fn gomocup_round_trip() {

@@ -12,7 +12,7 @@
 //! `INFO rule` bits map to variants: 0 `freestyle`, 1 `standard` (exactly five), 4 `renju`;
 //! continuous play (2) and Caro (8) are not supported.
 
-use crate::codec::{board_size, from_gomocup, gomocup_point, grid_stones, to_gomocup};
+use crate::codec::{board_size, from_gomocup, gomocup_point, grid_stones, grid_text, to_gomocup};
 use crate::driver::{Driver, engine_move, expect_line};
 use crate::process::EngineProcess;
 use crate::server::{Flow, Frontend, Session, Urgency, split_word};
@@ -236,9 +236,34 @@ impl<G: Game> GomocupServer<G> {
                 game.pop();
                 s.send("OK");
             }
+            // A position set up as it stands has no moves: its stones are taken off the board.
+            (Ok(text), None) => match self.lift_stone(&text) {
+                Ok(()) => s.send("OK"),
+                Err(e) => s.send(&format!("ERROR TAKEBACK {arg}: {e}")),
+            },
             (Ok(_), _) => s.send(&format!("ERROR TAKEBACK {arg}: not the last move")),
             (Err(e), _) => s.send(&format!("ERROR TAKEBACK {arg}: {e}")),
         }
+    }
+
+    /// Takes the stone on `point` off a position without moves; its owner is then to move.
+    fn lift_stone(&mut self, point: &str) -> Result<(), TextError> {
+        let game = self.game.as_ref().expect("a started game");
+        let p = Point::parse(point, self.size)?;
+        let mut stones = grid_stones(&game.current().to_text());
+        let i = stones
+            .iter()
+            .position(|s| s.0 == p)
+            .ok_or_else(|| text_err!("no stone on {point}"))?;
+        let (_, letter) = stones.remove(i);
+        let side = if letter == b'x' {
+            Side::Black
+        } else {
+            Side::White
+        };
+        let text = grid_text(self.size, &stones, side);
+        self.game = Some(GameHistory::new(G::from_text(&self.variant, &text)?));
+        Ok(())
     }
 
     fn board_line(&mut self, line: &str, s: &mut Session<G>) {
@@ -273,9 +298,29 @@ impl<G: Game> GomocupServer<G> {
         }
     }
 
-    /// Replays a `BOARD`: the side with more stones (or the own side, on equal counts) moved
-    /// first; stones of each side are taken in the order given.
+    /// Sets up a `BOARD`: any stones on distinct points, the own side (field 1) to move.
+    /// Stones that could have been played in turn, the side with more stones (or the own
+    /// side, on equal counts) first and each side's in the order given, are replayed as a
+    /// game, so `TAKEBACK` can undo them; any other position (a puzzle, a renju position
+    /// with a stone on what would have been a forbidden point) is set up as it stands, and
+    /// the rules constrain only the moves from there on.
     fn set_board(&mut self, stones: &[(Point, u8)]) -> Result<(), TextError> {
+        let mut seen = std::collections::HashSet::new();
+        for &(p, _) in stones {
+            if !seen.insert(p) {
+                let (x, y) = p.to_gomocup(self.size);
+                return Err(text_err!("two stones on {x},{y}"));
+            }
+        }
+        let game = match self.replay_board(stones) {
+            Ok(game) => game,
+            Err(_) => self.board_position(stones)?,
+        };
+        self.game = Some(game);
+        Ok(())
+    }
+
+    fn replay_board(&self, stones: &[(Point, u8)]) -> Result<GameHistory<G>, TextError> {
         let own: Vec<Point> = stones.iter().filter(|s| s.1 == 1).map(|s| s.0).collect();
         let opp: Vec<Point> = stones.iter().filter(|s| s.1 == 2).map(|s| s.0).collect();
         let (first, second) = if own.len() == opp.len() {
@@ -283,25 +328,34 @@ impl<G: Game> GomocupServer<G> {
         } else if opp.len() == own.len() + 1 {
             (opp, own)
         } else {
-            return Err(text_err!(
-                "{} own and {} opponent stones cannot be a position with the own side to move",
-                own.len(),
-                opp.len()
-            ));
+            return Err(text_err!("the stones were not played in turn"));
         };
         let mut game = GameHistory::new(G::start(&self.variant, Some(self.size))?);
         for i in 0..first.len() {
             for p in [first.get(i), second.get(i)].into_iter().flatten() {
-                game.push_text(&p.to_string()).map_err(|e| {
-                    e.context(format!(
-                        "stone {}",
-                        to_gomocup(&p.to_string(), self.size).unwrap_or_default()
-                    ))
-                })?;
+                game.push_text(&p.to_string())?;
             }
         }
-        self.game = Some(game);
-        Ok(())
+        Ok(game)
+    }
+
+    /// The position of `stones` as it stands: the own side is black when it has at least as
+    /// many stones as the opponent (black moves first), white otherwise.
+    fn board_position(&self, stones: &[(Point, u8)]) -> Result<GameHistory<G>, TextError> {
+        let own = stones.iter().filter(|s| s.1 == 1).count();
+        let me = if own * 2 >= stones.len() {
+            Side::Black
+        } else {
+            Side::White
+        };
+        let letter = |side: Side| if side == Side::Black { b'x' } else { b'o' };
+        let coloured: Vec<(Point, u8)> = stones
+            .iter()
+            .map(|&(p, f)| (p, letter(if f == 1 { me } else { me.opponent() })))
+            .collect();
+        let text = grid_text(self.size, &coloured, me);
+        let pos = G::from_text(&self.variant, &text).map_err(|e| e.context("position"))?;
+        Ok(GameHistory::new(pos))
     }
 }
 

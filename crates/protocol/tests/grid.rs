@@ -125,3 +125,90 @@ fn gomocup_memory_limit_reaches_the_player() {
     assert_eq!(seen[0].memory, Some(83_886_080));
     assert_eq!(seen[1].memory, None);
 }
+
+/// Plays `h8` whenever the rules allow it, else the first legal move.
+struct WantsH8;
+
+impl Player<Gomoku> for WantsH8 {
+    fn name(&self) -> String {
+        "wants-h8".into()
+    }
+
+    fn choose(
+        &mut self,
+        game: &GameHistory<Gomoku>,
+        limits: &Limits,
+        stop: &StopFlag,
+        info: &mut dyn FnMut(Info),
+    ) -> Result<<Gomoku as Game>::Move, PlayerError> {
+        match game.current().parse_move("h8") {
+            Ok(mv) => Ok(mv),
+            Err(_) => FirstMove.choose(game, limits, stop, info),
+        }
+    }
+}
+
+#[test]
+fn gomocup_board_takes_any_position_and_renju_rules_the_moves_from_there() {
+    let xy = |p: &str| {
+        let (x, y) = Point::parse(p, 15).unwrap().to_gomocup(15);
+        format!("{x},{y}")
+    };
+    // Black (the engine, field 1, to move on equal counts) has f8 g8 h6 h7, so h8 would be a
+    // double three; and c12 d12 e10 e11 e12, where e12 — given last — would have been a
+    // double three had it been played last. White's stones are scattered.
+    let black = ["f8", "g8", "h6", "h7", "c12", "d12", "e10", "e11", "e12"];
+    let white = ["a1", "c1", "e1", "g1", "i1", "k1", "m1", "o1", "a3"];
+    let mut board = String::from("BOARD\n");
+    for p in black {
+        board += &format!("{},1\n", xy(p));
+    }
+    for p in white {
+        board += &format!("{},2\n", xy(p));
+    }
+    board += "DONE\n";
+    let play = |rule: u32| {
+        let start = Gomoku::start(&Default::default(), None).unwrap();
+        let input = format!("START 15\nINFO rule {rule}\n{board}");
+        transcript(Protocol::Gomocup, WantsH8, start, Limits::default(), &input)
+    };
+    let renju = play(4);
+    let lines: Vec<&str> = renju.lines().collect();
+    assert_eq!(lines.len(), 2, "{renju}");
+    assert_eq!(lines[0], "OK");
+    // Answered with a move, and not the forbidden h8.
+    let reply =
+        boyi_protocol::codec::from_gomocup(lines[1], 15).unwrap_or_else(|e| panic!("{renju}: {e}"));
+    assert_ne!(reply, "h8", "{renju}");
+    // Freestyle has no forbidden points: the same position is answered with h8.
+    check(&play(0), &format!("OK\n{}\n", xy("h8")));
+    // Stones must be on distinct points; counts need not alternate.
+    let start = Gomoku::start(&Default::default(), None).unwrap();
+    let twice = format!("START 15\nBOARD\n{0},1\n{0},2\nDONE\n", xy("a1"));
+    check(
+        &transcript(
+            Protocol::Gomocup,
+            WantsH8,
+            start.clone(),
+            Limits::default(),
+            &twice,
+        ),
+        "OK\nERROR BOARD: two stones on 0,14\n",
+    );
+    // Three white stones, white (the engine) to move; the stones of a position set up as
+    // it stands are taken back one by one.
+    let (a1, c1, e1, h8) = (xy("a1"), xy("c1"), xy("e1"), xy("h8"));
+    let lopsided = format!(
+        "START 15\nBOARD\n{a1},2\n{c1},2\n{e1},2\nDONE\nTAKEBACK {h8}\nTAKEBACK {a1}\nTAKEBACK {a1}\n"
+    );
+    check(
+        &transcript(
+            Protocol::Gomocup,
+            WantsH8,
+            start,
+            Limits::default(),
+            &lopsided,
+        ),
+        &format!("OK\n{h8}\nOK\nOK\nERROR TAKEBACK {a1}: no stone on a1\n"),
+    );
+}

@@ -78,7 +78,7 @@ fn gomocup_commands_and_errors() {
         UNKNOWN FOO 1
         OK
         0,2
-        ERROR BOARD: 1 own and 0 opponent stones cannot be a position with the own side to move
+        0,2
         ERROR BOARD: "1,1,7": field must be 1 or 2
         ERROR BEGIN: the board is not empty
         "#,
