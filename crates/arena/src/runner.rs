@@ -16,6 +16,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
+/// The longest base time or increment of a time control: about eleven days, far beyond
+/// any real match, and far from where clock arithmetic could overflow.
+const LONGEST_TC_SECONDS: f64 = 1e6;
+
 /// A time control: `base` for the game, `increment` per move, optionally `moves` per period.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimeControl {
@@ -51,11 +55,15 @@ impl TimeControl {
         let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
         let secs = |s: &str| {
             let v: f64 = s.parse().map_err(|_| bad())?;
-            if v.is_finite() && v >= 0.0 {
-                Ok(Duration::from_secs_f64(v))
-            } else {
-                Err(bad())
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(bad());
             }
+            if v > LONGEST_TC_SECONDS {
+                return Err(text_err!(
+                    "--tc {text:?}: {s} s is longer than a control can be ({LONGEST_TC_SECONDS} s)"
+                ));
+            }
+            Ok(Duration::from_secs_f64(v))
         };
         let tc = TimeControl {
             base: secs(base)?,
@@ -218,7 +226,7 @@ pub fn run_match<G: boyi_engines::GamePlayers>(
     let mut verdict = None;
     let mut failure = None;
     std::thread::scope(|scope| {
-        for _ in 0..cfg.concurrency.max(1) {
+        for _ in 0..cfg.concurrency.clamp(1, cfg.games.max(1)) {
             let tx = tx.clone();
             let (next, halt) = (&next, &halt);
             scope.spawn(move || {
@@ -488,7 +496,6 @@ fn play<G: boyi_engines::GamePlayers>(
         moves_to_go: tc.moves,
     });
     let mut moves_made = [0u32; 2];
-    let stop = StopFlag::new();
     loop {
         if let Some(outcome) = game.current().outcome() {
             return Ok((outcome.into(), game));
@@ -505,6 +512,9 @@ fn play<G: boyi_engines::GamePlayers>(
             clock,
             ..side_limits[side.index()].clone()
         };
+        // A move capped by `max_time` is stopped then, whatever the player makes of its limits.
+        let stop = StopFlag::new();
+        let _cap = limits.cap().map(|d| stop.stop_after(d));
         let started = Instant::now();
         // The depth a move reached is the last one its thinking lines named.
         let mut depth = None;
@@ -545,5 +555,39 @@ fn play<G: boyi_engines::GamePlayers>(
         }
         game.push(mv);
         times.push(spent.as_millis() as u64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TimeControl;
+    use std::time::Duration;
+
+    #[test]
+    fn time_controls_parse_and_absurd_ones_are_refused() {
+        let tc = TimeControl::parse("40/60+0.5").unwrap();
+        assert_eq!(tc.moves, Some(40));
+        assert_eq!(tc.base, Duration::from_secs(60));
+        assert_eq!(tc.increment, Duration::from_millis(500));
+        assert_eq!(TimeControl::parse("10").unwrap().increment, Duration::ZERO);
+        for bad in [
+            "",
+            "0",
+            "x+1",
+            "-5",
+            "nan",
+            "inf",
+            "1e300",
+            "10/18446744073709551615",
+            "4294967296/10",
+            "10+1e20",
+        ] {
+            assert!(
+                TimeControl::parse(bad).is_err(),
+                "{bad:?} should be refused"
+            );
+        }
+        let long = TimeControl::parse("1e300").unwrap_err().to_string();
+        assert!(long.contains("longer than a control can be"), "{long}");
     }
 }

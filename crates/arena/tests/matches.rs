@@ -174,3 +174,22 @@ fn the_report_gives_time_and_depth_per_move_and_the_load() {
             .starts_with("W 0 D 0 L 2 ")
     );
 }
+
+#[test]
+fn a_move_capped_by_max_time_is_stopped_whatever_the_player_makes_of_its_limits() {
+    // An engine that answers only `stop`; the match has no limit but the cap.
+    let waits = "cmd:\"sh -c 'while read l; do case $l in uci) echo uciok;; isready) echo readyok;; stop) echo bestmove b2;; esac; done'\"@uci";
+    let mut cfg = config(waits, "boyi:random", 1);
+    cfg.limits = Limits {
+        max_time: Some(Duration::from_millis(10)),
+        ..Limits::default()
+    };
+    // Nothing but the cap ends the engine's search in time: it counts as hung only after
+    // ten minutes.
+    cfg.external.hang = Duration::from_secs(600);
+    cfg.max_plies = Some(1);
+    let mut games = Vec::new();
+    run_match(&cfg, |g, _| games.push(g.clone())).unwrap();
+    assert_eq!(games[0].record.moves, ["b2"], "{}", games[0].record.reason);
+    assert_eq!(games[0].record.reason, "move limit");
+}

@@ -149,3 +149,19 @@ fn solve_rejects_bad_and_finished_positions() {
     let err = stderr_of_failure(&["solve", "gomoku", "--position", five]);
     assert!(err.contains("over"), "{err}");
 }
+
+#[test]
+fn analyze_without_a_limit_stops_at_its_cap() {
+    // The strong Jiu player's own default depth (64) is no bound in a battle: with no
+    // --depth, --nodes or --movetime the analysis is stopped at its cap, short of that depth.
+    let battle = "oxxxxxoxxxooxx/oxoooxoooooooo/oxxoxooxxxoxox/xxo2ooxoxxxox/2o1o3o1oooo/xoox4xxoxxx/ooo3xxoooxox/1xxx1xxxxxoxox/1oooo4ooooo/x1xx3ooxxoxx/xo5xooxooo/xx2o1xoxooxxx/x7xxxxoo/xoxx1ooooxooox b battle 196 0";
+    let out = ok(&["analyze", "jiu", "--position", battle]);
+    score_line(&out);
+    let deepest = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|rest| rest.split_whitespace().next()?.parse::<u32>().ok())
+        .max()
+        .expect("thinking output");
+    assert!(deepest < 64, "{out}");
+}

@@ -31,7 +31,7 @@ pub mod xiangqi;
 pub use book::{BookChoice, BookPlayer, OpeningBook};
 pub use player::{
     Clock, Deadline, GameHistory, Info, InfoSink, Limits, Player, PlayerError, Score, StopFlag,
-    Swap2Reply,
+    StopTimer, Swap2Reply,
 };
 pub use registry::{
     BenchPosition, BuildContext, BuiltinSpec, GamePlayers, Solution, Swap2Hook, build,

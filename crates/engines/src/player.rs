@@ -102,8 +102,11 @@ pub struct Limits {
     pub movetime: Option<Duration>,
     pub clock: Option<Clock>,
     /// A hard cap on this move's time, from managers that forfeit an engine that overruns
-    /// (Gomocup's `timeout_turn`). A player may think past its budget (`time_budget`), as the
-    /// Gomoku engine does for its first iterations and its threat check, but not past this.
+    /// (Gomocup's `timeout_turn`), or the command line's cap on a search given no other
+    /// limit. A player may think past its budget (`time_budget`), as the Gomoku engine does
+    /// for its first iterations and its threat check, but not past this; callers that run
+    /// players (the protocol servers, the arena, `boyi analyze`) also raise the stop flag
+    /// then, so the cap holds for every player.
     pub max_time: Option<Duration>,
     /// The most memory the player may take, in bytes (Gomocup's `max_memory`): a player
     /// with large tables keeps them within it.
@@ -120,6 +123,12 @@ impl Limits {
             depth: Some(d),
             ..Limits::default()
         }
+    }
+
+    /// The cap a caller holds the search to with its stop flag: `max_time`, unless the
+    /// search is infinite (analysis and pondering end only when stopped).
+    pub fn cap(&self) -> Option<Duration> {
+        if self.infinite { None } else { self.max_time }
     }
 
     /// The legal moves of `pos` that are not banned.
@@ -228,6 +237,25 @@ impl StopFlag {
     pub fn is_stopped(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
+
+    /// Raises the flag once `after` has passed, unless the returned timer is dropped first:
+    /// the caller's cap on a search, whatever the player makes of its limits.
+    pub fn stop_after(&self, after: Duration) -> StopTimer {
+        let (cancel, wait) = std::sync::mpsc::channel::<()>();
+        let flag = self.clone();
+        std::thread::spawn(move || {
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(after) {
+                flag.stop();
+            }
+        });
+        StopTimer { _cancel: cancel }
+    }
+}
+
+/// A pending [`StopFlag::stop_after`]; dropping it cancels the stop.
+#[derive(Debug)]
+pub struct StopTimer {
+    _cancel: std::sync::mpsc::Sender<()>,
 }
 
 /// Where thinking output goes.
@@ -319,6 +347,30 @@ impl Deadline {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stop_timer_raises_the_flag_unless_dropped_first() {
+        let stop = StopFlag::new();
+        let _timer = stop.stop_after(Duration::ZERO);
+        while !stop.is_stopped() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let kept = StopFlag::new();
+        drop(kept.stop_after(Duration::from_secs(3600)));
+        // The cancelled timer's thread has nothing left to raise (and no time passes here
+        // that could tell): the flag stays down.
+        assert!(!kept.is_stopped());
+        let capped = Limits {
+            max_time: Some(Duration::from_secs(1)),
+            ..Limits::default()
+        };
+        assert_eq!(capped.cap(), Some(Duration::from_secs(1)));
+        let infinite = Limits {
+            infinite: true,
+            ..capped
+        };
+        assert_eq!(infinite.cap(), None);
+    }
 
     #[test]
     fn time_budget_takes_a_share_of_the_clock() {

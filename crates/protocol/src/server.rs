@@ -19,7 +19,7 @@ use boyi_engines::{GameHistory, Info, Limits, Player, PlayerError, PlayerThread,
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{RecvTimeoutError, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long a closing server waits for a stopped search's move before it leaves without it
 /// (a player that ignores its stop flag must not keep the process alive).
@@ -69,6 +69,8 @@ pub struct Session<G: Game> {
     searching: bool,
     abandoned: usize,
     new_game: bool,
+    /// When the running search is stopped whatever it makes of its limits ([`Limits::cap`]).
+    cap: Option<Instant>,
     /// Limits used when the protocol gives none (from the command line).
     pub default_limits: Limits,
 }
@@ -86,6 +88,7 @@ impl<G: Game> Session<G> {
 
     /// Starts searching `game`; the result comes to [`Frontend::done`].
     pub fn search(&mut self, game: GameHistory<G>, limits: Limits) {
+        self.cap = limits.cap().and_then(|d| Instant::now().checked_add(d));
         self.searcher
             .search(game, limits, std::mem::take(&mut self.new_game));
         self.searching = true;
@@ -102,6 +105,7 @@ impl<G: Game> Session<G> {
             self.searcher.stop();
             self.abandoned += 1;
             self.searching = false;
+            self.cap = None;
         }
     }
 
@@ -144,6 +148,7 @@ pub fn run<G: Game, F: Frontend<G>>(
         searching: false,
         abandoned: 0,
         new_game: true,
+        cap: None,
         default_limits,
     };
     let mut waiting: VecDeque<String> = VecDeque::new();
@@ -168,6 +173,16 @@ pub fn run<G: Game, F: Frontend<G>>(
             match rx.recv_timeout(QUIT_GRACE) {
                 Ok(ev) => ev,
                 Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
+            }
+        } else if let Some(cap) = s.cap.filter(|_| s.searching) {
+            match rx.recv_timeout(cap.saturating_duration_since(Instant::now())) {
+                Ok(ev) => ev,
+                Err(RecvTimeoutError::Timeout) => {
+                    s.cap = None;
+                    s.stop();
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
             }
         } else {
             match rx.recv() {
@@ -207,6 +222,7 @@ pub fn run<G: Game, F: Frontend<G>>(
                     s.abandoned -= 1;
                 } else {
                     s.searching = false;
+                    s.cap = None;
                     // A move may start the next search at once (SAU, several turns in a row).
                     closing |= frontend.done(result, &mut s) == Flow::Quit;
                 }

@@ -176,3 +176,33 @@ fn the_end_of_the_input_stops_a_finite_search_in_every_protocol() {
     });
     check(&sau, "move AC\n");
 }
+
+#[test]
+fn a_search_given_no_limit_is_stopped_at_the_cap() {
+    // The command line's cap (`max_time` of the default limits) stops a search the protocol
+    // does not bound (SAU has no time in it), while the input is still open.
+    let capped = Limits {
+        max_time: Some(std::time::Duration::from_millis(10)),
+        ..Limits::default()
+    };
+    let held = held_transcript(
+        Protocol::Sau,
+        Box::new(UntilStopped),
+        tictactoe(),
+        capped.clone(),
+        b"new black\n",
+        |out| out.contains("move "),
+    );
+    assert!(held.answered, "{}", held.out);
+    check(&held.out, "move AC\n");
+    // A bare UCI `go` takes the default limits too.
+    let held = held_transcript(
+        Protocol::Uci,
+        Box::new(UntilStopped),
+        tictactoe(),
+        capped,
+        b"position startpos\ngo\n",
+        |out| out.contains("bestmove"),
+    );
+    assert!(held.answered, "{}", held.out);
+}

@@ -16,7 +16,8 @@ pub struct AnalyzeArgs {
     /// Search to this depth.
     #[arg(long)]
     pub depth: Option<u32>,
-    /// Search for this many milliseconds.
+    /// Search for this many milliseconds. With no --depth, --nodes or --movetime the player
+    /// searches to its own default depth, stopped after 10 s.
     #[arg(long)]
     pub movetime: Option<u64>,
     /// Search this many nodes.
@@ -26,6 +27,9 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub player: Option<String>,
 }
+
+/// The longest an analysis given no limit may take.
+const DEFAULT_CAP: Duration = Duration::from_secs(10);
 
 pub fn analyze(args: &AnalyzeArgs) -> Result<()> {
     with_game!(args.position.game, G => run::<G>(args))?
@@ -75,18 +79,22 @@ fn run<G: GamePlayers>(args: &AnalyzeArgs) -> Result<()> {
     }
     let spec = builtin_spec(args.player.as_deref(), G::default_player())?;
     let mut player = build::<G>(spec, BuildContext::default()).context("--player")?;
+    let unlimited = args.depth.is_none() && args.nodes.is_none() && args.movetime.is_none();
     let limits = Limits {
         depth: args.depth,
         nodes: args.nodes,
         movetime: args.movetime.map(Duration::from_millis),
+        max_time: unlimited.then_some(DEFAULT_CAP),
         ..Limits::default()
     };
+    let stop = StopFlag::new();
+    let _cap = limits.cap().map(|d| stop.stop_after(d));
     let mut score = None;
     let mv = player
         .choose(
             &GameHistory::new(pos.clone()),
             &limits,
-            &StopFlag::new(),
+            &stop,
             &mut |i: Info| {
                 outln!("{}", info_line(&i));
                 if i.score.is_some() {

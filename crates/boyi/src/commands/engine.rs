@@ -29,7 +29,8 @@ pub struct EngineArgs {
     /// Board size of new games (grid games).
     #[arg(long)]
     pub size: Option<usize>,
-    /// Time per move when the protocol gives no limit, in milliseconds.
+    /// Time per move when the protocol gives no limit, in milliseconds. With neither this nor
+    /// --depth, such a search goes to the player's own default depth, stopped after 30 s.
     #[arg(long)]
     pub movetime: Option<u64>,
     /// Depth when the protocol gives no limit.
@@ -51,6 +52,9 @@ pub struct EngineArgs {
     #[arg(long)]
     pub db: Option<PathBuf>,
 }
+
+/// The longest a served search given no limit by the protocol or the command line may take.
+const DEFAULT_CAP: Duration = Duration::from_secs(30);
 
 pub fn engine(args: &EngineArgs) -> Result<()> {
     with_game!(args.game, G => serve_game::<G>(args))?
@@ -83,6 +87,7 @@ fn serve_game<G: boyi_engines::GamePlayers>(args: &EngineArgs) -> Result<()> {
         default_limits: Limits {
             depth: args.depth,
             movetime: args.movetime.map(Duration::from_millis),
+            max_time: (args.depth.is_none() && args.movetime.is_none()).then_some(DEFAULT_CAP),
             ..Limits::default()
         },
         name: "Boyi".into(),

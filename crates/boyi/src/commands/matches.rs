@@ -30,7 +30,8 @@ pub struct MatchArgs {
     /// Clock per player: [moves/]base[+increment] in seconds, e.g. 10+0.1.
     #[arg(long)]
     pub tc: Option<String>,
-    /// Fixed time per move in milliseconds.
+    /// Fixed time per move in milliseconds. With no --tc, --movetime, --nodes or --depth, each
+    /// player searches by its own defaults, stopped after 30 s a move.
     #[arg(long)]
     pub movetime: Option<u64>,
     /// Nodes per move.
@@ -133,6 +134,10 @@ fn run_game<G: boyi_engines::GamePlayers>(args: &MatchArgs) -> Result<()> {
         _ => vec![GameHistory::new(start)],
     };
     let margin = Duration::from_millis(args.margin);
+    let unlimited = args.tc.is_none()
+        && args.movetime.is_none()
+        && args.nodes.is_none()
+        && args.depth.is_none();
     let cfg = MatchConfig {
         players: [
             PlayerSpec::parse(&args.a).context("--a")?,
@@ -144,6 +149,7 @@ fn run_game<G: boyi_engines::GamePlayers>(args: &MatchArgs) -> Result<()> {
             depth: args.depth,
             nodes: args.nodes,
             movetime: args.movetime.map(Duration::from_millis),
+            max_time: unlimited.then_some(Duration::from_secs(30)),
             ..Limits::default()
         },
         player_limits: [
