@@ -84,6 +84,11 @@ pub fn parse_position<G: Game>(
     Ok(game)
 }
 
+/// A count from the wire, as large as the field holds.
+fn saturate(v: u64) -> u32 {
+    u32::try_from(v).unwrap_or(u32::MAX)
+}
+
 /// Parses the arguments of `go` for the side `me` to move.
 pub fn parse_go(args: &str, me: Side, dialect: Dialect) -> Result<(Limits, bool), TextError> {
     let mut limits = Limits::default();
@@ -108,9 +113,9 @@ pub fn parse_go(args: &str, me: Side, dialect: Dialect) -> Result<(Limits, bool)
         match (dialect, w) {
             (_, "infinite") => limits.infinite = true,
             (_, "ponder") => ponder = true,
-            (_, "depth") => limits.depth = Some(value()? as u32),
+            (_, "depth") => limits.depth = Some(saturate(value()?)),
             (_, "nodes") => limits.nodes = Some(value()?),
-            (_, "movestogo") => clock.moves_to_go = Some(value()? as u32),
+            (_, "movestogo") => clock.moves_to_go = Some(saturate(value()?)),
             (Dialect::Ucci, "draw") => {}
             (Dialect::Ucci, "time") => (clock.time_left[own], has_clock) = (ms(value()?), true),
             (Dialect::Ucci, "increment") => clock.increment[own] = ms(value()?),
@@ -453,17 +458,20 @@ impl UciDriver {
     fn parse_info(&self, words: &[&str]) -> Info {
         let mut info = Info::default();
         let mut i = 0;
-        let num = |j: usize| words.get(j).and_then(|w| w.parse::<i64>().ok());
+        // Numbers out of their field's range are dropped, not wrapped.
+        fn num<T: std::str::FromStr>(words: &[&str], j: usize) -> Option<T> {
+            words.get(j).and_then(|w| w.parse().ok())
+        }
         while i < words.len() {
             match words[i] {
-                "depth" => info.depth = num(i + 1).map(|v| v as u32),
-                "nodes" => info.nodes = num(i + 1).map(|v| v as u64),
-                "nps" => info.nps = num(i + 1).map(|v| v as u64),
-                "time" => info.time = num(i + 1).map(|v| Duration::from_millis(v as u64)),
+                "depth" => info.depth = num(words, i + 1),
+                "nodes" => info.nodes = num(words, i + 1),
+                "nps" => info.nps = num(words, i + 1),
+                "time" => info.time = num(words, i + 1).map(Duration::from_millis),
                 "score" => match words.get(i + 1) {
-                    Some(&"cp") => info.score = num(i + 2).map(|v| Score::Units(v as i32)),
-                    Some(&"mate") => info.score = num(i + 2).map(|v| Score::Mate(v as i32)),
-                    _ => info.score = num(i + 1).map(|v| Score::Units(v as i32)),
+                    Some(&"cp") => info.score = num(words, i + 2).map(Score::Units),
+                    Some(&"mate") => info.score = num(words, i + 2).map(Score::Mate),
+                    _ => info.score = num(words, i + 1).map(Score::Units),
                 },
                 "pv" => {
                     info.pv = words[i + 1..]
