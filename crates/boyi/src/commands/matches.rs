@@ -118,6 +118,13 @@ fn run_game<G: boyi_engines::GamePlayers>(args: &MatchArgs) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
+    // Engines run in process groups of their own, out of reach of the terminal's Ctrl-C:
+    // an interrupted match ends them itself.
+    ctrlc::set_handler(|| {
+        boyi_protocol::process::end_all();
+        std::process::exit(130);
+    })
+    .context("installing the interrupt handler")?;
     let variant: G::Variant = match &args.variant {
         Some(v) => v.parse().context("--variant")?,
         None => G::Variant::default(),

@@ -69,9 +69,12 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             config.db.display(),
             running.resumed
         );
-        tokio::select! {
+        let result = tokio::select! {
             r = running.wait() => r,
             _ = tokio::signal::ctrl_c() => Ok(()),
-        }
+        };
+        // External engines of computer seats run in process groups of their own.
+        boyi_protocol::process::end_all();
+        result
     })
 }
