@@ -54,7 +54,8 @@ pub trait Frontend<G: Game> {
     /// The search finished (or was stopped) with this result.
     fn done(&mut self, result: Result<G::Move, PlayerError>, s: &mut Session<G>) -> Flow;
     /// The session is ending (the input ended, or quit): the running search must answer
-    /// now, and its move be written.
+    /// now, and its move (or one held for `stop`) be written. Called again while the session
+    /// closes, so it must be idempotent.
     fn answer_now(&mut self, s: &mut Session<G>) {
         s.stop();
     }
@@ -159,9 +160,8 @@ pub fn run<G: Game, F: Frontend<G>>(
         if !s.searching
             && let Some(line) = waiting.pop_front()
         {
-            let quit = frontend.line(&line, &mut s) == Flow::Quit;
-            closing |= quit;
-            if closing && s.searching {
+            closing |= frontend.line(&line, &mut s) == Flow::Quit;
+            if closing {
                 frontend.answer_now(&mut s);
             }
             continue;
@@ -228,7 +228,8 @@ pub fn run<G: Game, F: Frontend<G>>(
                 }
             }
         }
-        if closing && s.searching {
+        // Also when no search runs: a move held for `stop` is owed too.
+        if closing {
             frontend.answer_now(&mut s);
         }
     }

@@ -253,6 +253,11 @@ impl<G: Game> UciServer<G> {
             };
         }
         limits.banned = std::mem::take(&mut self.banned);
+        // An infinite search that ended on its own still owes its move: a new `go` (without
+        // the `stop` the protocol asks for) gets it out first, so every `go` is answered.
+        if let Some(mv) = self.held.take() {
+            s.send(&mv);
+        }
         self.infinite = limits.infinite;
         self.stop_requested = false;
         s.search(game.clone(), limits);

@@ -206,3 +206,30 @@ fn a_search_given_no_limit_is_stopped_at_the_cap() {
     );
     assert!(held.answered, "{}", held.out);
 }
+
+#[test]
+fn a_move_held_for_stop_is_still_written() {
+    // An infinite search that ends on its own holds its move for `stop`; a new `go` without
+    // that `stop`, or the end of the session, writes it rather than losing it.
+    use boyi_engines::testing::FirstMove;
+    let again = "position startpos\ngo infinite\nposition startpos moves a1\ngo depth 1\n";
+    check(
+        &transcript(
+            Protocol::Uci,
+            FirstMove,
+            tictactoe(),
+            Limits::default(),
+            again,
+        ),
+        "bestmove a1\nbestmove a2\n",
+    );
+    let held = held_transcript(
+        Protocol::Uci,
+        Box::new(FirstMove),
+        tictactoe(),
+        Limits::default(),
+        b"position startpos\ngo infinite\nisready\nquit\n",
+        |_| false,
+    );
+    check(&held.out, "readyok\nbestmove a1\n");
+}

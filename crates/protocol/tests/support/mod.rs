@@ -196,6 +196,7 @@ fn serve_to<G: Game>(
 }
 
 /// Compares line by line, showing both transcripts on failure.
+#[allow(dead_code)]
 #[track_caller]
 pub fn check(got: &str, expected: &str) {
     let want: Vec<&str> = expected
