@@ -2,10 +2,12 @@
 //! (`inspect`), and running a built-in player on it with live thinking (`analyze`; the
 //! game's strongest engine unless another is named).
 
+use crate::budget::{self, Slot};
 use crate::games::{ServerGame, black_expected};
 use crate::hub::MAX_POSITION;
+use crate::limits::Limits as ServerLimits;
 use crate::protocol::{AnalyzeRequest, PositionRequest};
-use crate::seat::{MAX_THINK_MS, normalise_spec, side_name};
+use crate::seat::{normalise_spec, side_name};
 use crate::table::{Outbox, score_text};
 use boyi_engines::{BuildContext, GameHistory, Limits, PlayerThread, SearchEvent};
 use boyi_games::{GameKind, with_game};
@@ -80,19 +82,26 @@ pub fn inspect(req: &PositionRequest) -> Result<Value, String> {
     with_game!(kind, G => inspect_game::<G>(req)).map_err(|e| e.to_string())?
 }
 
-fn analyze_game<G: ServerGame>(req: &AnalyzeRequest, out: Outbox) -> Result<Running, String> {
+fn analyze_game<G: ServerGame>(
+    req: &AnalyzeRequest,
+    out: Outbox,
+    limits: &ServerLimits,
+    slot: Arc<Slot>,
+) -> Result<Running, String> {
     let history = build::<G>(&req.position())?;
     if history.current().outcome().is_some() {
         return Err("the game is over in this position".into());
     }
     let player = strongest_or::<G>(req.player.as_deref())?;
     let think_ms = req.think_ms.unwrap_or(3000);
-    if !(10..=MAX_THINK_MS).contains(&think_ms) {
-        return Err(format!("think_ms must be between 10 and {MAX_THINK_MS}"));
-    }
+    budget::check_think_ms(think_ms, limits)?;
     let id = req.id;
     let pos = history.current().clone();
     let mut thread = PlayerThread::spawn(player, move |ev: SearchEvent<G>| {
+        // The analysis stops counting against the server once its move is found.
+        if matches!(ev, SearchEvent::Done(_)) {
+            slot.release();
+        }
         let msg = match ev {
             SearchEvent::Info(i) => {
                 let mut v = json!({
@@ -133,17 +142,25 @@ fn analyze_game<G: ServerGame>(req: &AnalyzeRequest, out: Outbox) -> Result<Runn
     Ok(Box::new(thread))
 }
 
-/// The player `spec` names, or the game's strongest engine (`boyi:strong`).
+/// The player `spec` names, or the game's strongest engine (`boyi:strong`), within the
+/// options a client may ask for.
 pub(crate) fn strongest_or<G: ServerGame>(
     spec: Option<&str>,
 ) -> Result<Box<dyn boyi_engines::Player<G>>, String> {
     let spec = normalise_spec(spec.unwrap_or(G::default_player()))?;
+    budget::check_player_options(&spec)?;
     boyi_engines::build::<G>(spec.trim_start_matches("boyi:"), BuildContext::default())
         .map_err(|e| e.to_string())
 }
 
-/// Starts an `analyze` request; its messages go to `out`.
-pub fn analyze(req: &AnalyzeRequest, out: Outbox) -> Result<Running, String> {
+/// Starts an `analyze` request holding `slot` of the server's analyses until it is done; its
+/// messages go to `out`.
+pub fn analyze(
+    req: &AnalyzeRequest,
+    out: Outbox,
+    limits: &ServerLimits,
+    slot: Arc<Slot>,
+) -> Result<Running, String> {
     let kind: GameKind = req.game.parse().map_err(|e| format!("{e}"))?;
-    with_game!(kind, G => analyze_game::<G>(req, out)).map_err(|e| e.to_string())?
+    with_game!(kind, G => analyze_game::<G>(req, out, limits, slot)).map_err(|e| e.to_string())?
 }

@@ -1,12 +1,14 @@
-//! All tables of the server: creating them (checking every option), finding them by id
-//! (bringing a stored game back if it is not running), resuming unfinished games at start-up,
-//! and the lobby list.
+//! All tables of the server: creating them (checking every option and the computer seats a
+//! connection and the server may have), finding them by id (bringing a stored game back if it
+//! is not running), resuming unfinished games at start-up, and the lobby list.
 
+use crate::budget;
 use crate::external::{self, Engines};
 use crate::games::ServerGame;
+use crate::limits::Limits;
 use crate::seat::{
-    ClockSpec, LEVEL_CAP_MS, MAX_THINK_MS, Seat, SeatKind, SeatRequest, TableOptions, check_name,
-    new_table_id, new_token, normalise_spec, side_name, token_hash,
+    ClockSpec, LEVEL_CAP_MS, Seat, SeatKind, SeatRequest, TableOptions, check_name, new_table_id,
+    new_token, normalise_spec, side_name, token_hash,
 };
 use crate::store::Store;
 use crate::table::{NewTable, Table, TableHandle};
@@ -58,18 +60,26 @@ pub struct Created {
 
 pub struct Hub {
     tables: Mutex<HashMap<String, TableHandle>>,
+    /// The connection that created each table with a computer seat, while it is open.
+    creators: Mutex<HashMap<String, u64>>,
+    /// Creations one at a time, so two cannot both take the last computer seats.
+    creating: tokio::sync::Mutex<()>,
     pub store: Store,
     pub engines: Arc<Engines>,
+    pub limits: Limits,
     /// How long a table with no move stays in the lobby.
     lobby_idle: Duration,
 }
 
 impl Hub {
-    pub fn new(store: Store, engines: Arc<Engines>, lobby_idle: Duration) -> Hub {
+    pub fn new(store: Store, engines: Arc<Engines>, limits: Limits, lobby_idle: Duration) -> Hub {
         Hub {
             tables: Mutex::new(HashMap::new()),
+            creators: Mutex::new(HashMap::new()),
+            creating: tokio::sync::Mutex::new(()),
             store,
             engines,
+            limits,
             lobby_idle,
         }
     }
@@ -122,13 +132,26 @@ impl Hub {
             .clone())
     }
 
-    pub async fn create(&self, req: CreateRequest) -> Result<Created, String> {
+    /// Creates a table for connection `conn`, if the computer seats it asks for are within
+    /// the connection's and the server's bounds.
+    pub async fn create(&self, req: CreateRequest, conn: u64) -> Result<Created, String> {
         let kind: GameKind = req.game.parse().map_err(|e| format!("{e}"))?;
+        let asked = [&req.black, &req.white]
+            .iter()
+            .filter(|s| s.kind == "computer")
+            .count();
+        let _one_at_a_time = self.creating.lock().await;
+        if asked > 0 {
+            self.check_computer_seats(asked, conn)?;
+        }
         let creator = new_token();
         let (table, tokens, handle) =
             with_game!(kind, G => self.create_game::<G>(&req, &creator).await)
                 .map_err(|e| e.to_string())??;
         self.tables().insert(table.clone(), handle);
+        if asked > 0 {
+            self.creators().insert(table.clone(), conn);
+        }
         Ok(Created {
             table,
             tokens,
@@ -136,12 +159,60 @@ impl Hub {
         })
     }
 
+    fn creators(&self) -> std::sync::MutexGuard<'_, HashMap<String, u64>> {
+        self.creators.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Computer seats in games in progress: those of connection `conn`, and those that count
+    /// against the server (engine-only games, and games whose creator is still connected: a
+    /// person's game against the computer left behind thinks only when someone plays it).
+    fn computer_seats_in_use(&self, conn: u64) -> (usize, usize) {
+        let creators = self.creators().clone();
+        let (mut mine, mut all) = (0, 0);
+        for (id, handle) in self.tables().iter() {
+            let summary = handle.summary.lock().unwrap_or_else(|e| e.into_inner());
+            let n = budget::computer_seats(&summary);
+            let creator = creators.get(id);
+            if creator == Some(&conn) {
+                mine += n;
+            }
+            if n == 2 || creator.is_some() {
+                all += n;
+            }
+        }
+        (mine, all)
+    }
+
+    fn check_computer_seats(&self, asked: usize, conn: u64) -> Result<(), String> {
+        let (mine, all) = self.computer_seats_in_use(conn);
+        let l = &self.limits;
+        if mine + asked > l.computer_seats_per_connection {
+            return Err(format!(
+                "too many computer seats: this connection has {mine} in games in progress and asks for {asked} more (at most {}); finish or resign a game first",
+                l.computer_seats_per_connection
+            ));
+        }
+        if all + asked > l.computer_seats {
+            return Err(format!(
+                "the server is busy: {all} computer seats are in games in progress (at most {}); try again when a game ends",
+                l.computer_seats
+            ));
+        }
+        Ok(())
+    }
+
+    /// Connection `conn` closed: its games against the computer no longer count against the
+    /// server (engine-only games go on counting while they run).
+    pub fn forget_connection(&self, conn: u64) {
+        self.creators().retain(|_, c| *c != conn);
+    }
+
     async fn create_game<G: ServerGame>(
         &self,
         req: &CreateRequest,
         creator: &str,
     ) -> Result<(String, Value, TableHandle), String> {
-        let mut new = check_request::<G>(req, &self.engines)?;
+        let mut new = check_request::<G>(req, &self.engines, &self.limits)?;
         new.options.creator = Some(token_hash(creator));
         let mut tokens = serde_json::Map::new();
         for side in Side::BOTH {
@@ -188,6 +259,7 @@ fn abandoned(summary: &Value, now: i64, idle: i64) -> bool {
 fn check_request<G: ServerGame>(
     req: &CreateRequest,
     engines: &Engines,
+    limits: &Limits,
 ) -> Result<NewTable<G>, String> {
     let variant: G::Variant = match &req.variant {
         Some(v) => v.parse().map_err(|e| format!("variant: {e}"))?,
@@ -210,8 +282,8 @@ fn check_request<G: ServerGame>(
         c.check()?;
     }
     let seats = [
-        check_seat::<G>(&req.black, Side::Black, engines)?,
-        check_seat::<G>(&req.white, Side::White, engines)?,
+        check_seat::<G>(&req.black, Side::Black, engines, limits)?,
+        check_seat::<G>(&req.white, Side::White, engines, limits)?,
     ];
     Ok(NewTable {
         id: new_table_id(),
@@ -230,6 +302,7 @@ fn check_seat<G: ServerGame>(
     req: &SeatRequest,
     side: Side,
     engines: &Engines,
+    limits: &Limits,
 ) -> Result<Seat, String> {
     let label = G::side_name(side);
     let what = |e: String| format!("{label} seat: {e}");
@@ -276,17 +349,14 @@ fn check_seat<G: ServerGame>(
                 spec.to_string()
             } else {
                 let spec = normalise_spec(spec).map_err(what)?;
+                budget::check_player_options(&spec).map_err(what)?;
                 let body = spec.trim_start_matches("boyi:");
                 boyi_engines::build::<G>(body, BuildContext::default())
                     .map_err(|e| what(e.to_string()))?;
                 spec
             };
             let think_ms = req.think_ms.unwrap_or(1000);
-            if !(10..=MAX_THINK_MS).contains(&think_ms) {
-                return Err(what(format!(
-                    "think_ms must be between 10 and {MAX_THINK_MS} (got {think_ms})"
-                )));
-            }
+            budget::check_think_ms(think_ms, limits).map_err(what)?;
             if req.hold.is_some() {
                 return Err(what("a computer seat cannot be held".into()));
             }

@@ -8,9 +8,11 @@
 //! - [`analysis`]: the analysis board's position checks and engine runs;
 //! - [`review`]: a game's every position looked at by the strongest engine, moves judged;
 //! - [`store`]: the SQLite file every change is written to before anyone sees it;
-//! - [`limits`]: connection and message bounds per client.
+//! - [`limits`]: connection and message bounds per client;
+//! - [`budget`]: the computing clients may ask for (computer seats, analyses, think time).
 
 pub mod analysis;
+pub mod budget;
 pub mod external;
 pub mod games;
 pub mod http;
@@ -59,6 +61,8 @@ pub struct AppState {
     pub connections: limits::Connections,
     /// Photo reads running now (bounded: each is seconds of CPU).
     pub photo_reads: tokio::sync::Semaphore,
+    /// Analyses running now, on every connection.
+    pub analyses: budget::Pool,
 }
 
 /// A server that is listening.
@@ -80,13 +84,19 @@ impl Running {
 /// Opens the database, resumes unfinished games and starts listening (inside a tokio runtime).
 pub async fn start(config: Config) -> anyhow::Result<Running> {
     let store = store::Store::open(&config.db)?;
-    let hub = hub::Hub::new(store, Arc::new(config.engines.clone()), config.lobby_idle);
+    let hub = hub::Hub::new(
+        store,
+        Arc::new(config.engines.clone()),
+        config.limits,
+        config.lobby_idle,
+    );
     let resumed = hub.resume_all().map_err(anyhow::Error::msg)?;
     let state = Arc::new(AppState {
         hub,
         limits: config.limits,
         connections: limits::Connections::new(config.limits),
         photo_reads: tokio::sync::Semaphore::new(photo::CONCURRENT_READS),
+        analyses: budget::Pool::new(config.limits.analyses),
     });
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;

@@ -1,5 +1,6 @@
-//! Bounds per client: how many connections one address may hold and open per minute, and how
-//! many messages a connection may send per second (a token bucket).
+//! Bounds per client: how many connections one address may hold and open per minute, how
+//! many messages a connection may send per second (a token bucket), and what one connection
+//! and all together may make the server compute (see [`crate::budget`]).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -22,6 +23,21 @@ pub struct Limits {
     pub max_message_bytes: usize,
     /// Most pixels a photo may have to be decoded (`/api/photo`); checked from its header.
     pub photo_max_pixels: u64,
+    /// Computer seats one connection may have in games in progress.
+    pub computer_seats_per_connection: usize,
+    /// Computer seats in games in progress on the whole server.
+    pub computer_seats: usize,
+    /// Analyses one connection may run at once.
+    pub analyses_per_connection: usize,
+    /// Analyses running at once on the whole server.
+    pub analyses: usize,
+    /// Longest thinking time per move of a computer seat or an analysis, in milliseconds.
+    pub max_think_ms: u64,
+}
+
+/// The machine's cores, the unit of the server-wide bounds.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 impl Default for Limits {
@@ -33,6 +49,11 @@ impl Default for Limits {
             message_burst: 60.0,
             max_message_bytes: 16 * 1024,
             photo_max_pixels: boyi_vision::MAX_PIXELS,
+            computer_seats_per_connection: 4,
+            computer_seats: 4 * cores(),
+            analyses_per_connection: 1,
+            analyses: cores(),
+            max_think_ms: 30_000,
         }
     }
 }

@@ -4,9 +4,11 @@
 //! or a blunder — with the engine's better move and its line.
 
 use crate::analysis::{Running, build, strongest_or};
+use crate::budget::{self, Slot};
 use crate::games::{ServerGame, black_expected};
+use crate::limits::Limits as ServerLimits;
 use crate::protocol::{AnalyzeRequest, VERSION};
-use crate::seat::{MAX_THINK_MS, side_name};
+use crate::seat::side_name;
 use crate::table::{Outbox, score_text};
 use boyi_core::Side;
 use boyi_engines::{GameHistory, Info, Limits, StopFlag};
@@ -52,12 +54,15 @@ struct Look {
     line: Vec<String>,
 }
 
-fn review_game<G: ServerGame>(req: &AnalyzeRequest, out: Outbox) -> Result<Running, String> {
+fn review_game<G: ServerGame>(
+    req: &AnalyzeRequest,
+    out: Outbox,
+    server: &ServerLimits,
+    slot: Arc<Slot>,
+) -> Result<Running, String> {
     let history = build::<G>(&req.position())?;
     let think = req.think_ms.unwrap_or(DEFAULT_THINK_MS);
-    if !(10..=MAX_THINK_MS).contains(&think) {
-        return Err(format!("think_ms must be between 10 and {MAX_THINK_MS}"));
-    }
+    budget::check_think_ms(think, server)?;
     let mut player = strongest_or::<G>(req.player.as_deref())?;
     let id = req.id;
     let stop = StopFlag::new();
@@ -67,6 +72,8 @@ fn review_game<G: ServerGame>(req: &AnalyzeRequest, out: Outbox) -> Result<Runni
         let _ = out.try_send(v.to_string().into());
     };
     std::thread::spawn(move || {
+        // The review stops counting against the server when it ends, however it ends.
+        let _slot = budget::Held(slot);
         let limits = Limits {
             movetime: Some(Duration::from_millis(think)),
             ..Limits::default()
@@ -189,9 +196,14 @@ fn verdict<G: ServerGame>(
 }
 
 /// Starts a `review`; its messages go to `out`.
-pub fn review(req: &AnalyzeRequest, out: Outbox) -> Result<Running, String> {
+pub fn review(
+    req: &AnalyzeRequest,
+    out: Outbox,
+    limits: &ServerLimits,
+    slot: Arc<Slot>,
+) -> Result<Running, String> {
     let kind: GameKind = req.game.parse().map_err(|e| format!("{e}"))?;
-    with_game!(kind, G => review_game::<G>(req, out)).map_err(|e| e.to_string())?
+    with_game!(kind, G => review_game::<G>(req, out, limits, slot)).map_err(|e| e.to_string())?
 }
 
 #[cfg(test)]

@@ -7,8 +7,6 @@ use serde::{Deserialize, Serialize};
 
 /// Longest player name accepted.
 pub const MAX_NAME: usize = 32;
-/// Longest thinking time a computer seat may be given, in milliseconds.
-pub const MAX_THINK_MS: u64 = 60_000;
 /// Longest a level's move may take (its depth decides; this only bounds a slow machine), in
 /// milliseconds.
 pub const LEVEL_CAP_MS: u64 = 30_000;

@@ -2,6 +2,7 @@
 //! to the tables, and writes back what the tables and analyses send to it.
 
 use crate::analysis::{self, Running};
+use crate::budget::Slot;
 use crate::protocol::{self, ClientMsg};
 use crate::seat::parse_side;
 use crate::table::{Act, Cmd, Outbox};
@@ -27,7 +28,21 @@ struct Conn {
     app: Arc<AppState>,
     out: Outbox,
     watching: HashSet<String>,
-    analysis: Option<Running>,
+    /// Analyses started here.
+    analyses: Vec<Analysis>,
+}
+
+/// A running analysis and its unit of the server's analyses, released when the search is
+/// done or, at the latest, when it is stopped (dropped).
+struct Analysis {
+    slot: Arc<Slot>,
+    _search: Running,
+}
+
+impl Drop for Analysis {
+    fn drop(&mut self) {
+        self.slot.release();
+    }
 }
 
 pub async fn run(socket: WebSocket, app: Arc<AppState>, ip: IpAddr) {
@@ -52,7 +67,7 @@ pub async fn run(socket: WebSocket, app: Arc<AppState>, ip: IpAddr) {
         app: app.clone(),
         out: out.clone(),
         watching: HashSet::new(),
-        analysis: None,
+        analyses: Vec::new(),
     };
     let mut bucket = Bucket::new(limits.messages_per_second, limits.message_burst);
     let mut violations = 0u32;
@@ -104,6 +119,7 @@ pub async fn run(socket: WebSocket, app: Arc<AppState>, ip: IpAddr) {
             let _ = h.tx.send(Cmd::Unwatch { conn: conn.id });
         }
     }
+    app.hub.forget_connection(conn.id);
     drop(conn);
     drop(out);
     let _ = writer.await;
@@ -149,11 +165,40 @@ impl Conn {
         self.send_to_table(&table, cmd);
     }
 
+    /// Starts an analysis (or a review) if this connection and the server have room for it.
+    fn start_analysis(
+        &mut self,
+        start: impl FnOnce(&crate::limits::Limits, Arc<Slot>) -> Result<Running, String>,
+    ) -> Result<(), String> {
+        self.analyses.retain(|a| !a.slot.is_released());
+        let limits = &self.app.limits;
+        if self.analyses.len() >= limits.analyses_per_connection {
+            return Err(format!(
+                "an analysis is running on this connection (at most {} at once): send stop_analysis first, or wait for analysis_done",
+                limits.analyses_per_connection
+            ));
+        }
+        let pool = &self.app.analyses;
+        let slot = pool.take().ok_or_else(|| {
+            format!(
+                "the server is busy: {} analyses are running (at most {}); try again in a moment",
+                pool.in_use(),
+                pool.max()
+            )
+        })?;
+        let search = start(limits, slot.clone())?;
+        self.analyses.push(Analysis {
+            slot,
+            _search: search,
+        });
+        Ok(())
+    }
+
     async fn handle(&mut self, msg: ClientMsg) {
         let (id, out) = (self.id, self.out.clone());
         match msg {
             ClientMsg::Ping {} => self.send(json!({"v": crate::protocol::VERSION, "type": "pong"})),
-            ClientMsg::Create(req) => match self.app.hub.create(req).await {
+            ClientMsg::Create(req) => match self.app.hub.create(req, id).await {
                 Ok(c) => self
                     .send(json!({"v": crate::protocol::VERSION, "type": "created", "table": c.table, "tokens": c.tokens, "creator": c.creator})),
                 Err(e) => self.error(None, &e),
@@ -209,21 +254,21 @@ impl Conn {
                 Err(e) => self.send(json!({"v": crate::protocol::VERSION, "type": "error", "id": req.id, "message": e})),
             },
             ClientMsg::Analyze(req) => {
-                self.analysis = None;
-                match analysis::analyze(&req, out) {
-                    Ok(running) => self.analysis = Some(running),
-                    Err(e) => {
-                        self.send(json!({"v": crate::protocol::VERSION, "type": "error", "id": req.id, "message": e}))
-                    }
+                let out = self.out.clone();
+                let started = self.start_analysis(|limits, slot| {
+                    analysis::analyze(&req, out, limits, slot)
+                });
+                if let Err(e) = started {
+                    self.send(json!({"v": crate::protocol::VERSION, "type": "error", "id": req.id, "message": e}))
                 }
             }
             ClientMsg::Review(req) => {
-                self.analysis = None;
-                match crate::review::review(&req, out) {
-                    Ok(running) => self.analysis = Some(running),
-                    Err(e) => {
-                        self.send(json!({"v": crate::protocol::VERSION, "type": "error", "id": req.id, "message": e}))
-                    }
+                let out = self.out.clone();
+                let started = self.start_analysis(|limits, slot| {
+                    crate::review::review(&req, out, limits, slot)
+                });
+                if let Err(e) = started {
+                    self.send(json!({"v": crate::protocol::VERSION, "type": "error", "id": req.id, "message": e}))
                 }
             }
             ClientMsg::Invite { table, token, side } => {
@@ -241,7 +286,7 @@ impl Conn {
                     },
                 )
             }
-            ClientMsg::StopAnalysis {} => self.analysis = None,
+            ClientMsg::StopAnalysis {} => self.analyses.clear(),
         }
     }
 }

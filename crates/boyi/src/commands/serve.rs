@@ -30,6 +30,21 @@ pub struct ServeArgs {
     /// header, before it is decoded.
     #[arg(long, default_value_t = super::vision::DEFAULT_MAX_MEGAPIXELS)]
     pub photo_max_megapixels: f64,
+    /// Computer seats one connection may have in games in progress.
+    #[arg(long, default_value_t = Limits::default().computer_seats_per_connection)]
+    pub computer_seats_per_connection: usize,
+    /// Computer seats in games in progress on the whole server (default: 4 per core).
+    #[arg(long, default_value_t = Limits::default().computer_seats)]
+    pub computer_seats: usize,
+    /// Analyses one connection may run at once.
+    #[arg(long, default_value_t = Limits::default().analyses_per_connection)]
+    pub analyses_per_connection: usize,
+    /// Analyses running at once on the whole server (default: 1 per core).
+    #[arg(long, default_value_t = Limits::default().analyses)]
+    pub analyses: usize,
+    /// Longest thinking time per move of a computer seat or an analysis, in milliseconds.
+    #[arg(long, default_value_t = Limits::default().max_think_ms)]
+    pub max_think_ms: u64,
     /// An external engine tables may seat as the computer player `engine:NAME`, e.g.
     /// `--engine pbrain=cmd:"./pbrain-x"@gomocup` (repeatable). Only these command lines are
     /// ever run; clients can choose among them but never give their own.
@@ -42,6 +57,9 @@ pub struct ServeArgs {
 }
 
 pub fn run(args: &ServeArgs) -> Result<()> {
+    if args.max_think_ms < 10 {
+        anyhow::bail!("--max-think-ms must be at least 10");
+    }
     let engines = Engines::parse(&args.engines).map_err(anyhow::Error::msg)?;
     let config = Config {
         addr: args.addr,
@@ -53,6 +71,11 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             message_burst: args.message_burst,
             photo_max_pixels: super::vision::max_pixels(args.photo_max_megapixels)
                 .context("--photo-max-megapixels")?,
+            computer_seats_per_connection: args.computer_seats_per_connection,
+            computer_seats: args.computer_seats,
+            analyses_per_connection: args.analyses_per_connection,
+            analyses: args.analyses,
+            max_think_ms: args.max_think_ms,
             ..Limits::default()
         },
         engines,

@@ -36,7 +36,7 @@ export function newGameView(meta) {
   const sizeBox = h('span');
   const player = (id) => {
     f[id] = h('select', { name: id });
-    f[id + 'ms'] = h('input', { type: 'number', min: 10, max: 60000, value: 1000, step: 10, class: 'num', name: id + '-ms' });
+    f[id + 'ms'] = h('input', { type: 'number', min: 10, max: 30000, value: 1000, step: 10, class: 'num', name: id + '-ms' });
     const think = h('span', { class: 'think' }, ' ', t('new.think'), ' ', f[id + 'ms'], ' ms');
     f[id].addEventListener('change', () => { think.hidden = f[id].value.startsWith('level:'); });
     f[id + 'think'] = think;

@@ -30,6 +30,8 @@ export function startReview(game, onChange) {
     } else return;
     onChange();
   });
+  // One analysis or review runs per connection: this one replaces any other.
+  conn.send({ type: 'stop_analysis' });
   conn.send({ type: 'review', id, game: game.game, variant: game.variant, position: game.start, moves: game.moves });
   r.stop = () => { off(); if (!r.done) conn.send({ type: 'stop_analysis' }); };
   return r;
