@@ -179,7 +179,8 @@ fn the_report_gives_time_and_depth_per_move_and_the_load() {
 fn a_move_capped_by_max_time_is_stopped_whatever_the_player_makes_of_its_limits() {
     // An engine that answers only `stop`; the match has no limit but the cap.
     let waits = "cmd:\"sh -c 'while read l; do case $l in uci) echo uciok;; isready) echo readyok;; stop) echo bestmove b2;; esac; done'\"@uci";
-    let mut cfg = config(waits, "boyi:random", 1);
+    let start = Gomoku::start(&Default::default(), Some(9)).unwrap();
+    let mut cfg = config(start, waits, "boyi:random", 1);
     cfg.limits = Limits {
         max_time: Some(Duration::from_millis(10)),
         ..Limits::default()
@@ -190,6 +191,10 @@ fn a_move_capped_by_max_time_is_stopped_whatever_the_player_makes_of_its_limits(
     cfg.max_plies = Some(1);
     let mut games = Vec::new();
     run_match(&cfg, |g, _| games.push(g.clone())).unwrap();
-    assert_eq!(games[0].record.moves, ["b2"], "{}", games[0].record.reason);
-    assert_eq!(games[0].record.reason, "move limit");
+    let record = &games[0].record;
+    let result = record.result.as_ref().unwrap();
+    let moves: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(moves, ["b2"], "{result}");
+    assert_eq!(result.reason(), Reason::Adjudication, "{result}");
+    assert_eq!(result.winner(), None);
 }
