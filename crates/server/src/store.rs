@@ -9,7 +9,12 @@
 //!
 //! Writes go to one writer thread that commits whatever has queued up in one transaction
 //! (many tables moving at once cost one commit, not one each) and then acknowledges each
-//! write. Reads use their own connection.
+//! write; a write that fails is refused to its table and logged on standard error. Reads use
+//! their own connection.
+//!
+//! The file is checked when the server starts (`boyi_store::Store::open_checked`): a damaged
+//! database, or an empty file where one should be, is refused with a message naming the
+//! file and how to recover, before anything is written to it.
 
 use boyi_records::{GameRecord, GameResult, Player, RecordedMove};
 use boyi_store::live::{LiveGame, LiveStart, LiveSummary, LiveWrite};
@@ -41,21 +46,18 @@ pub struct Store {
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("{0}")]
+    #[error(transparent)]
     Store(#[from] boyi_store::StoreError),
     #[error("database write failed: {0}")]
     Write(String),
 }
 
-fn open_store(path: &Path) -> Result<boyi_store::Store, StoreError> {
-    Ok(boyi_store::Store::open(path)?)
-}
-
 impl Store {
-    /// Opens (creating if needed) the database file and starts the writer thread.
+    /// Opens the database file (creating a missing one; refusing a damaged or empty one) and
+    /// starts the writer thread.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let writer = open_store(path)?;
-        let reader = open_store(path)?;
+        let writer = boyi_store::Store::open_checked(path)?;
+        let reader = boyi_store::Store::open(path)?;
         let (tx, rx) = channel();
         std::thread::Builder::new()
             .name("boyi-store".into())
@@ -228,9 +230,28 @@ fn write_loop(mut store: boyi_store::Store, rx: Receiver<(LiveWrite, Ack)>) {
                 .collect(),
             Err(e) => writes.iter().map(|_| Err(e.to_string())).collect(),
         };
-        for (ack, result) in acks.into_iter().zip(results) {
+        for ((ack, result), write) in acks.into_iter().zip(results).zip(&writes) {
+            if let Err(e) = &result {
+                eprintln!(
+                    "boyi serve: database write failed ({}): {e}",
+                    describe(write)
+                );
+            }
             let _ = ack.send(result);
         }
+    }
+}
+
+/// Which write of which table, for the log.
+fn describe(w: &LiveWrite) -> String {
+    match w {
+        LiveWrite::Begin(start) => format!("new table {}", start.table),
+        LiveWrite::Move { table, ply, .. } => format!("move {ply} of table {table}"),
+        LiveWrite::TakeBack { table, keep, .. } => {
+            format!("taking table {table} back to move {keep}")
+        }
+        LiveWrite::Seats { table, .. } => format!("seats of table {table}"),
+        LiveWrite::Finish { table, .. } => format!("result of table {table}"),
     }
 }
 

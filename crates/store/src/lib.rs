@@ -34,6 +34,26 @@ pub enum StoreError {
     Sql(#[from] rusqlite::Error),
     #[error("{0}")]
     Invalid(String),
+    /// An existing file that is not a sound database (see [`Store::open_checked`]).
+    #[error("{}", damaged_message(.path, .detail))]
+    Damaged { path: String, detail: String },
+    /// An existing empty file where a database should be (see [`Store::open_checked`]).
+    #[error(
+        "database {path} is an empty file, not a database; nothing was written to it. If it \
+         held games, restore it from a copy; to start afresh, remove it (a path that does \
+         not exist is created as a new database)"
+    )]
+    Empty { path: String },
+}
+
+/// What a damaged database's error says: the file, what is wrong, and how to recover.
+fn damaged_message(path: &str, detail: &str) -> String {
+    format!(
+        "database {path} is damaged ({detail}); nothing was written to it. To recover what \
+         SQLite can still read, keep a copy of the file (and any {path}-wal beside it), run \
+         `sqlite3 {path} .recover | sqlite3 recovered.sqlite` and start with --db \
+         recovered.sqlite; to start afresh, move the file aside"
+    )
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -119,6 +139,36 @@ impl Store {
     /// Opens (creating if needed) the database at `path`, in WAL mode, migrated.
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
         Store::setup(Connection::open(path)?)
+    }
+
+    /// Opens the database at `path` for a program that will write to it for long (the
+    /// server): an existing file must pass SQLite's quick check, and an empty existing file is
+    /// refused too (it is not a database, and taking it for a new one would hide whatever
+    /// emptied it); a missing file is created as a new database. A refusal
+    /// ([`StoreError::Damaged`], [`StoreError::Empty`]) names the file and how to recover.
+    pub fn open_checked(path: impl AsRef<Path>) -> Result<Store> {
+        let path = path.as_ref();
+        let damaged = |detail: String| StoreError::Damaged {
+            path: path.display().to_string(),
+            detail,
+        };
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_file() && m.len() == 0 => Err(StoreError::Empty {
+                path: path.display().to_string(),
+            }),
+            Ok(_) => {
+                let conn = Connection::open(path)?;
+                let problems = quick_check(&conn).map_err(|e| damaged(e.to_string()))?;
+                if !problems.is_empty() {
+                    return Err(damaged(problems));
+                }
+                Store::setup(conn).map_err(|e| match e {
+                    StoreError::Sql(e) => damaged(e.to_string()),
+                    other => other,
+                })
+            }
+            Err(_) => Store::open(path),
+        }
     }
 
     /// A private database in memory (tests).
@@ -277,4 +327,17 @@ impl Store {
         ids.reverse();
         Ok(ids)
     }
+}
+
+/// `PRAGMA quick_check`: empty when the database is sound, else its first few findings.
+fn quick_check(conn: &Connection) -> rusqlite::Result<String> {
+    let mut stmt = conn.prepare("PRAGMA quick_check(5)")?;
+    let rows: Vec<String> = stmt
+        .query_map([], |r| r.get::<_, String>(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(if rows == ["ok"] {
+        String::new()
+    } else {
+        rows.join("; ")
+    })
 }

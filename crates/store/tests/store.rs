@@ -327,3 +327,70 @@ fn imports_leave_out_games_already_stored() {
     assert_eq!((got.ids.len(), got.duplicates), (1, 2));
     assert_eq!(store.count().unwrap(), 4);
 }
+
+/// A file database holding `n` games, closed (its write-ahead log folded in).
+fn filled_file(path: &std::path::Path, n: usize) {
+    let mut store = Store::open(path).unwrap();
+    let games: Vec<GameRecord> = (0..n)
+        .map(|i| {
+            let line = ["h8", "i9", "j10", "k11", "a1", "b2", "c3"];
+            let name = format!("player{i}");
+            game(
+                &name,
+                "bob",
+                "2024-05-01",
+                &line[..2 + i % 5],
+                Some(Side::Black),
+            )
+        })
+        .collect();
+    let checked: Vec<_> = games.iter().map(|g| check(g).unwrap()).collect();
+    store.insert_many(&checked, "import").unwrap();
+}
+
+#[test]
+fn a_checked_open_refuses_damaged_and_empty_files_and_creates_missing_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    // Missing: created, and sound.
+    let fresh = dir.path().join("fresh.sqlite");
+    Store::open_checked(&fresh).unwrap();
+    filled_file(&fresh, 400);
+    assert_eq!(Store::open_checked(&fresh).unwrap().count().unwrap(), 400);
+    // Empty: refused, naming the file.
+    let empty = dir.path().join("empty.sqlite");
+    std::fs::write(&empty, b"").unwrap();
+    let e = Store::open_checked(&empty).err().unwrap().to_string();
+    assert!(
+        e.contains("empty.sqlite") && e.contains("empty file"),
+        "{e}"
+    );
+    assert_eq!(
+        std::fs::metadata(&empty).unwrap().len(),
+        0,
+        "left as it was"
+    );
+    // Not a database at all.
+    let text = dir.path().join("text.sqlite");
+    std::fs::write(&text, "not a database, only text\n".repeat(200)).unwrap();
+    let e = Store::open_checked(&text).err().unwrap().to_string();
+    assert!(e.contains("text.sqlite") && e.contains("damaged"), "{e}");
+    // One page in the middle zeroed: the quick check finds it, and the message says how
+    // to recover.
+    let bytes = std::fs::read(&fresh).unwrap();
+    let page = 4096;
+    let pages = bytes.len() / page;
+    assert!(pages > 8, "{pages} pages");
+    let mut broken = bytes.clone();
+    let at = page * (pages / 2);
+    broken[at..at + page].fill(0);
+    let damaged = dir.path().join("damaged.sqlite");
+    std::fs::write(&damaged, &broken).unwrap();
+    let e = Store::open_checked(&damaged).err().unwrap().to_string();
+    assert!(
+        e.contains("damaged.sqlite") && e.contains("damaged ("),
+        "{e}"
+    );
+    assert!(e.contains(".recover"), "{e}");
+    // The unchecked open still opens it (the command line's readers may try their luck).
+    assert!(Store::open(&damaged).is_ok());
+}
