@@ -89,6 +89,24 @@ fn saturate(v: u64) -> u32 {
     u32::try_from(v).unwrap_or(u32::MAX)
 }
 
+/// A count or a time in milliseconds from a `go` line: a whole number, held at 0 when
+/// negative (managers send a clock that ran out as `wtime -120`) and at `u64::MAX` when
+/// longer than that; `None` when it is no whole number.
+fn wire_count(v: &str) -> Option<u64> {
+    let (negative, digits) = match v.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, v.strip_prefix('+').unwrap_or(v)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(if negative {
+        0
+    } else {
+        digits.parse().unwrap_or(u64::MAX)
+    })
+}
+
 /// Parses the arguments of `go` for the side `me` to move.
 pub fn parse_go(args: &str, me: Side, dialect: Dialect) -> Result<(Limits, bool), TextError> {
     let mut limits = Limits::default();
@@ -104,8 +122,7 @@ pub fn parse_go(args: &str, me: Side, dialect: Dialect) -> Result<(Limits, bool)
             let v = words
                 .get(i)
                 .ok_or_else(|| text_err!("go: {w} needs a value"))?;
-            v.parse()
-                .map_err(|_| text_err!("go: {w} {v:?} is not a number"))
+            wire_count(v).ok_or_else(|| text_err!("go: {w} {v:?} is not a number"))
         };
         let ms = Duration::from_millis;
         let (own, opp) = (me.index(), me.opponent().index());
@@ -586,6 +603,39 @@ impl<G: Game> Driver<G> for UciDriver {
                 Some(engine_move(game, mv, self.dialect.from_wire(mv)))
             }
             _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_numbers_are_held_within_their_fields() {
+        let (limits, _) = parse_go(
+            "wtime -120 btime 99999999999999999999999 depth 4294967296 movestogo -1",
+            Side::White,
+            Dialect::Uci,
+        )
+        .unwrap();
+        let clock = limits.clock.unwrap();
+        assert_eq!(clock.time_left[Side::White.index()], Duration::ZERO);
+        assert_eq!(
+            clock.time_left[Side::Black.index()],
+            Duration::from_millis(u64::MAX)
+        );
+        assert_eq!(clock.moves_to_go, Some(0));
+        assert_eq!(limits.depth, Some(u32::MAX));
+        for bad in [
+            "depth",
+            "depth x",
+            "nodes -",
+            "movetime +",
+            "movetime 1.5",
+            "wtime 0x10",
+        ] {
+            assert!(parse_go(bad, Side::White, Dialect::Uci).is_err(), "{bad}");
         }
     }
 }

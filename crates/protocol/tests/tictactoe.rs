@@ -286,3 +286,34 @@ fn ucci_quit_during_search_answers_then_says_bye() {
         "id name Boyi test\nid author the Boyi developers\nucciok\nbestmove a1\nbye\n",
     );
 }
+
+#[test]
+fn go_numbers_out_of_range_are_held_and_the_search_answered() {
+    // A manager sends a clock that ran out as a negative time; a number too long for its
+    // field means "no bound". Each `go` is answered with a move.
+    let input = "
+        uci
+        position startpos
+        go wtime -120 btime 1000 winc -5 binc 0
+        go depth 99999999999999999999999 nodes 99999999999999999999999 movetime 5
+        go movestogo -3 wtime 100 btime 100
+        go depth 1-
+    ";
+    check(
+        &transcript(Protocol::Uci, FirstMove, start(), Limits::default(), input),
+        r#"
+        id name Boyi test
+        id author the Boyi developers
+        uciok
+        bestmove a1
+        bestmove a1
+        bestmove a1
+        info string error: go: depth "1-" is not a number
+        "#,
+    );
+    let input = "ucci\nposition startpos\ngo time -40 increment 0 opptime -1\n";
+    check(
+        &transcript(Protocol::Ucci, FirstMove, start(), Limits::default(), input),
+        "id name Boyi test\nid author the Boyi developers\nucciok\nbestmove a1\n",
+    );
+}
