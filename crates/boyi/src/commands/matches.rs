@@ -24,9 +24,10 @@ pub struct MatchArgs {
     /// Number of games.
     #[arg(long, default_value_t = 2)]
     pub games: usize,
-    /// Games played at the same time.
-    #[arg(long, default_value_t = 1)]
-    pub concurrency: usize,
+    /// Games played at the same time (at most 256: each game runs two players, each with
+    /// its threads or processes).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub concurrency: u16,
     /// Clock per player: [moves/]base[+increment] in seconds, e.g. 10+0.1.
     #[arg(long)]
     pub tc: Option<String>,
@@ -151,7 +152,7 @@ fn run_game<G: boyi_engines::GamePlayers>(args: &MatchArgs) -> Result<()> {
             PlayerSpec::parse(&args.b).context("--b")?,
         ],
         games: args.games,
-        concurrency: args.concurrency,
+        concurrency: args.concurrency.into(),
         limits: Limits {
             depth: args.depth,
             nodes: args.nodes,
