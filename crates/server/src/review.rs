@@ -72,8 +72,9 @@ fn review_game<G: ServerGame>(
         let _ = out.try_send(v.to_string().into());
     };
     std::thread::spawn(move || {
-        // The review stops counting against the server when it ends, however it ends.
-        let _slot = budget::Held(slot);
+        // The review stops counting against the server when it ends, however it ends (and
+        // before `review_done`, so a client may start the next at once).
+        let held = budget::Held(slot);
         let limits = Limits {
             movetime: Some(Duration::from_millis(think)),
             ..Limits::default()
@@ -116,6 +117,7 @@ fn review_game<G: ServerGame>(
                 let best = match chosen {
                     Ok(mv) => pos.format_move(&mv),
                     Err(e) => {
+                        held.0.release();
                         send(json!({"v": VERSION, "type": "review_done", "id": id,
                                     "error": format!("position {ply}: {e}")}));
                         return;
@@ -156,6 +158,7 @@ fn review_game<G: ServerGame>(
             }
             before = Some((pos, look));
         }
+        held.0.release();
         send(json!({"v": VERSION, "type": "review_done", "id": id}));
     });
     Ok(Box::new(Review { stop, cancelled }))

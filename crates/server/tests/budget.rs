@@ -161,6 +161,8 @@ async fn analyses_are_bounded_per_connection_and_in_all() {
     b.send(long_analysis(4)).await;
     assert_eq!(b.recv_type("analysis").await["id"], 4);
     b.send(json!({"v": 1, "type": "stop_analysis"})).await;
+    // Its slot is free once its move is out.
+    done(&mut b, 4).await;
     // A finished analysis holds nothing.
     a.send(
         json!({"v": 1, "type": "analyze", "id": 5, "game": "gomoku", "size": 9,
