@@ -7,7 +7,8 @@
 //! end of placement), the child's value is not negated.
 
 use crate::eval::Evaluator;
-use crate::player::{Deadline, GameHistory, Info, Limits, Player, PlayerError, Score, StopFlag};
+use crate::player::{GameHistory, Info, Limits, Player, PlayerError, Score, StopFlag};
+use crate::search::Deadline;
 use boyi_core::{Game, Outcome, Side};
 use std::marker::PhantomData;
 

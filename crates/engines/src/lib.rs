@@ -1,6 +1,8 @@
 //! Players: everything in Boyi that chooses moves.
 //!
 //! - [`player`]: the [`Player`] trait, game history, search limits, thinking output, stop flag.
+//! - [`search`]: the search layer under the strong engines: transposition table, time,
+//!   search values, thinking line, and the wrapper that makes a search a player.
 //! - [`thread`]: a player on its own thread, so callers are never blocked by a search.
 //! - [`alphabeta`], [`random`]: the first built-in players; [`eval`]: their evaluations.
 //! - [`book`]: any player with an opening book.
@@ -22,6 +24,7 @@ pub mod levels;
 pub mod player;
 pub mod random;
 pub mod registry;
+pub mod search;
 pub mod testing;
 pub mod thread;
 pub mod tictactoe;
@@ -30,10 +33,11 @@ pub mod xiangqi;
 
 pub use book::{BookChoice, BookPlayer, OpeningBook};
 pub use player::{
-    Clock, Deadline, GameHistory, Info, InfoSink, Limits, Player, PlayerError, Score, StopFlag,
-    StopTimer, Swap2Reply,
+    Clock, GameHistory, Info, InfoSink, Limits, Player, PlayerError, Score, StopFlag, StopTimer,
+    Swap2Reply,
 };
 pub use registry::{
     BenchPosition, BuildContext, BuiltinSpec, GamePlayers, Solution, Swap2Hook, build,
 };
+pub use search::Deadline;
 pub use thread::{PlayerThread, SearchEvent};

@@ -5,7 +5,7 @@
 use boyi_core::{Game, Side, TextError};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A game as players see it: the start position, the moves played from it, and the current
 /// position. External engines need all three (`position startpos moves …`).
@@ -168,7 +168,7 @@ impl Limits {
 }
 
 /// The smaller of two optional bounds; a missing one does not bound.
-fn earliest<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+pub(crate) fn earliest<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
@@ -310,40 +310,6 @@ pub enum Swap2Reply {
     Stones(Vec<String>),
 }
 
-/// When a search must end: the stop flag, a time budget and a node budget, checked together.
-#[derive(Debug, Clone)]
-pub struct Deadline {
-    stop: StopFlag,
-    pub started: Instant,
-    until: Option<Instant>,
-    nodes: Option<u64>,
-}
-
-impl Deadline {
-    pub fn new(limits: &Limits, side: Side, stop: &StopFlag) -> Deadline {
-        let started = Instant::now();
-        Deadline {
-            stop: stop.clone(),
-            started,
-            until: limits.time_budget(side).map(|d| started + d),
-            nodes: limits.nodes,
-        }
-    }
-
-    /// The same deadline, ending no later than `at`.
-    pub fn capped(mut self, at: Option<Instant>) -> Deadline {
-        self.until = earliest(self.until, at);
-        self
-    }
-
-    /// Whether the search must stop after `nodes` nodes (the clock is read every 16 nodes).
-    pub fn reached(&self, nodes: u64) -> bool {
-        self.stop.is_stopped()
-            || self.nodes.is_some_and(|n| nodes >= n)
-            || (nodes.is_multiple_of(16) && self.until.is_some_and(|t| Instant::now() >= t))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -390,23 +356,6 @@ mod tests {
         limits.infinite = true;
         assert_eq!(limits.time_budget(Side::Black), None);
         assert_eq!(Limits::depth(3).time_budget(Side::White), None);
-    }
-
-    #[test]
-    fn a_capped_deadline_ends_at_the_cap() {
-        let stop = StopFlag::new();
-        let unlimited = Deadline::new(&Limits::default(), Side::Black, &stop);
-        assert!(!unlimited.clone().capped(None).reached(16));
-        let past = Instant::now();
-        assert!(unlimited.capped(Some(past)).reached(16));
-        // A cap later than the budget leaves the budget.
-        let hour = Duration::from_secs(3600);
-        let soon = Limits {
-            movetime: Some(Duration::ZERO),
-            ..Limits::default()
-        };
-        let d = Deadline::new(&soon, Side::Black, &stop).capped(Some(past + hour));
-        assert!(d.reached(16));
     }
 
     #[test]

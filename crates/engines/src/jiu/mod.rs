@@ -14,8 +14,9 @@ pub mod search;
 pub mod seed002;
 
 use crate::alphabeta::to_score;
-use crate::player::{Deadline, GameHistory, Info, Limits, Player, PlayerError, StopFlag};
+use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
+use crate::search::Deadline;
 use board::Board;
 use boyi_core::{Game, TextError};
 use boyi_games::jiu::{Jiu, JiuMove, Phase};

@@ -7,7 +7,7 @@
 
 use super::board::{Base, Board, CaptureOrder, EMPTY, Move};
 use super::eval;
-use crate::player::Deadline;
+use crate::search::Deadline;
 use boyi_games::jiu::FLY_LIMIT;
 use boyi_games::jiu::board::{BLOCKS, NONE, POINTS, adjacent};
 

@@ -3,28 +3,26 @@
 //!
 //! - [`eval`]: the strong engine's evaluation and its tunable weights;
 //! - [`search`]: iterative deepening PVS with the pruning, the history rules and Lazy SMP;
-//! - [`movepick`], [`tt`], [`timeman`]: move ordering, the shared transposition table, time;
+//! - [`movepick`]: move ordering;
 //! - [`seed004`]: the paper's material-only fixed-depth alpha-beta.
 
 pub mod eval;
 pub mod movepick;
 pub mod search;
 pub mod seed004;
-pub mod timeman;
-pub mod tt;
 
 #[cfg(test)]
 mod tests;
 
-use crate::player::{GameHistory, Info, InfoSink, Limits, Player, PlayerError, Score, StopFlag};
+use crate::player::{GameHistory, InfoSink, Player};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
-use boyi_core::{Game, TextError};
+use crate::search::pv::thinking;
+use crate::search::{Engine, Search, TimeManager};
+use boyi_core::TextError;
 use boyi_games::xiangqi::{Move, MoveList, Xiangqi};
-use search::{Report, Root, Searcher, Shared, Style};
+use search::{Report, Root, Searcher, Shared, Style, Tt};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use timeman::TimeManager;
-use tt::Tt;
 
 impl GamePlayers for Xiangqi {
     fn players() -> &'static [(&'static str, &'static str)] {
@@ -145,7 +143,7 @@ fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Xiangqi>>, TextError> {
     if let Some(d) = spec.number::<u32>("depth")? {
         config.default_depth = d.clamp(1, 100);
     }
-    Ok(Box::new(Strong::new(config)))
+    Ok(Box::new(Engine(Strong::new(config))))
 }
 
 fn seed004(spec: &BuiltinSpec) -> Result<Box<dyn Player<Xiangqi>>, TextError> {
@@ -154,7 +152,7 @@ fn seed004(spec: &BuiltinSpec) -> Result<Box<dyn Player<Xiangqi>>, TextError> {
     Ok(Box::new(seed004::Seed004::new(depth)))
 }
 
-/// The strong engine as a player.
+/// The strong engine's search; [`Engine`] makes it a player.
 pub struct Strong {
     config: Config,
     tt: Arc<Tt>,
@@ -183,7 +181,7 @@ impl Strong {
     }
 
     /// Runs the search on `root` with the configured threads; the main thread's result.
-    pub fn search(
+    pub fn run(
         &self,
         root: &Root,
         tm: &TimeManager,
@@ -230,15 +228,7 @@ pub fn root_of(game: &Xiangqi, moves: &[Move]) -> Root {
     }
 }
 
-/// A search score as players report it.
-pub fn score_of(score: i32) -> Score {
-    match search::mate_moves(score) {
-        Some(n) => Score::Mate(n),
-        None => Score::Units(score),
-    }
-}
-
-impl Player<Xiangqi> for Strong {
+impl Search<Xiangqi> for Strong {
     fn name(&self) -> String {
         "boyi:strong".to_string()
     }
@@ -248,39 +238,30 @@ impl Player<Xiangqi> for Strong {
         self.games += 1;
     }
 
-    fn choose(
+    fn default_depth(&self) -> u32 {
+        self.config.default_depth
+    }
+
+    fn search(
         &mut self,
         game: &GameHistory<Xiangqi>,
-        limits: &Limits,
-        stop: &StopFlag,
+        moves: &[Move],
+        time: &TimeManager,
         info: InfoSink<'_>,
-    ) -> Result<Move, PlayerError> {
+    ) -> Option<Move> {
         let pos = game.current();
-        let moves = limits.root_moves(pos);
-        let first = *moves.first().ok_or(PlayerError::GameOver)?;
-        let tm = TimeManager::new(limits, pos.side_to_move(), stop, self.config.default_depth);
-        if moves.len() == 1 && limits.clock.is_some() {
-            return Ok(first);
-        }
-        let root = root_of(pos, &moves);
+        let root = root_of(pos, moves);
         let mut report = |r: &Report| {
-            let elapsed = tm.elapsed();
-            let nps = (r.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
-            info(Info {
-                depth: Some(r.depth),
-                score: Some(score_of(r.score)),
-                pv: r.pv.iter().map(|m| pos_move_text(*m)).collect(),
-                nodes: Some(r.nodes),
-                nps: Some(nps),
-                time: Some(elapsed),
-                text: None,
-            });
+            info(thinking(
+                pos,
+                r.depth,
+                r.score,
+                &r.pv,
+                r.nodes,
+                time.elapsed(),
+            ))
         };
-        let result = self.search(&root, &tm, &mut report);
-        Ok(result.and_then(|r| r.pv.first().copied()).unwrap_or(first))
+        let result = self.run(&root, time, &mut report);
+        result.and_then(|r| r.pv.first().copied())
     }
-}
-
-fn pos_move_text(m: Move) -> String {
-    boyi_games::xiangqi::notation::iccs::format(m)
 }

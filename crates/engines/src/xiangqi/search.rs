@@ -12,17 +12,30 @@
 
 use super::eval::{self, ORDER_VALUE, Weights};
 use super::movepick::{History, Picker, is_good_capture};
-use super::timeman::TimeManager;
-use super::tt::{Bound, MATE_BOUND, Tt};
+use crate::search::pv::PvTable;
+use crate::search::score::{INF, MATE, MATE_BOUND, MAX_PLY};
+use crate::search::time::TimeManager;
+use crate::search::tt::{Bound, Table, TtMove};
 use boyi_core::Side;
 use boyi_games::xiangqi::board::{EMPTY, Kind, kind_of};
 use boyi_games::xiangqi::repetition::{NO_CAPTURE_LIMIT, judge_cycle};
 use boyi_games::xiangqi::{Board, Move, MoveList, PlyMark};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-pub const MATE: i32 = 30000;
-pub const INF: i32 = 31000;
-pub const MAX_PLY: usize = 120;
+/// The transposition table of the strong engine.
+pub type Tt = Table<Move>;
+
+impl TtMove for Move {
+    #[inline(always)]
+    fn to_bits(self) -> u16 {
+        self.from as u16 | (self.to as u16) << 8
+    }
+
+    #[inline(always)]
+    fn from_bits(bits: u16) -> Move {
+        Move::new(bits as u8, (bits >> 8) as u8)
+    }
+}
 
 /// What a search is told about the game before the root.
 pub struct Root {
@@ -81,8 +94,7 @@ pub struct Searcher<'a> {
     root_moves: MoveList,
     frames: Vec<Frame>,
     history: Box<History>,
-    pv: Vec<[Move; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
+    pv: PvTable<Move>,
     nodes: u64,
     flushed: u64,
     stopped: bool,
@@ -117,8 +129,7 @@ impl<'a> Searcher<'a> {
             root_moves: root.moves.clone(),
             frames,
             history: History::new(),
-            pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
+            pv: PvTable::new(MAX_PLY),
             nodes: 0,
             flushed: 0,
             stopped: false,
@@ -154,7 +165,7 @@ impl<'a> Searcher<'a> {
                 }
                 break;
             }
-            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+            let pv: Vec<Move> = self.pv.root_line().to_vec();
             if pv.is_empty() {
                 break;
             }
@@ -352,15 +363,6 @@ impl<'a> Searcher<'a> {
         });
     }
 
-    fn update_pv(&mut self, ply: usize, m: Move) {
-        self.pv[ply][ply] = m;
-        let child = self.pv_len[ply + 1].max(ply + 1);
-        for i in ply + 1..child {
-            self.pv[ply][i] = self.pv[ply + 1][i];
-        }
-        self.pv_len[ply] = child;
-    }
-
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
@@ -371,7 +373,7 @@ impl<'a> Searcher<'a> {
         in_check: bool,
         cut_null: bool,
     ) -> i32 {
-        self.pv_len[ply] = ply;
+        self.pv.clear(ply);
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, in_check);
         }
@@ -407,11 +409,7 @@ impl<'a> Searcher<'a> {
             && !pv_node
             && ply > 0
             && e.depth >= depth
-            && match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-            }
+            && e.bound.cuts(e.score, alpha, beta)
         {
             return e.score;
         }
@@ -593,7 +591,7 @@ impl<'a> Searcher<'a> {
                 best = v;
                 if v > alpha {
                     best_move = m;
-                    self.update_pv(ply, m);
+                    self.pv.update(ply, m);
                     if ply == 0 {
                         self.root_best = Some((m, v));
                     }
@@ -655,7 +653,7 @@ impl<'a> Searcher<'a> {
     /// in check.
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, in_check: bool) -> i32 {
         self.tick();
-        self.pv_len[ply] = ply;
+        self.pv.clear(ply);
         if self.stopped {
             return 0;
         }
@@ -665,11 +663,7 @@ impl<'a> Searcher<'a> {
         let key = self.board.hash();
         let entry = self.shared.tt.probe(key, ply as i32);
         if let Some(e) = entry
-            && match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-            }
+            && e.bound.cuts(e.score, alpha, beta)
         {
             return e.score;
         }
@@ -706,7 +700,7 @@ impl<'a> Searcher<'a> {
             if v > best {
                 best = v;
                 if v > alpha {
-                    self.update_pv(ply, m);
+                    self.pv.update(ply, m);
                     if v >= beta {
                         break;
                     }
@@ -715,19 +709,6 @@ impl<'a> Searcher<'a> {
             }
         }
         best
-    }
-}
-
-/// The side-relative mate distance of a score, if it is a mate: moves (not plies) to mate,
-/// negative when the side to move is mated. A loss by the repetition rules can come with the
-/// loser's own move (an odd ply): that is a loss in one move too.
-pub fn mate_moves(score: i32) -> Option<i32> {
-    if score >= MATE - MAX_PLY as i32 {
-        Some((MATE - score + 1) / 2)
-    } else if score <= -MATE + MAX_PLY as i32 {
-        Some(-((MATE + score + 1) / 2))
-    } else {
-        None
     }
 }
 
@@ -815,15 +796,5 @@ mod tests {
         let mut record = cycle(1, false, false);
         record.extend_from_slice(&cycle(1, true, false)[1..]);
         assert_eq!(verdict(&record, 1), Some(-7));
-    }
-
-    #[test]
-    fn mate_distances() {
-        assert_eq!(mate_moves(MATE - 1), Some(1));
-        assert_eq!(mate_moves(MATE - 3), Some(2));
-        assert_eq!(mate_moves(-MATE + 2), Some(-1));
-        assert_eq!(mate_moves(-MATE + 1), Some(-1));
-        assert_eq!(mate_moves(-MATE + 4), Some(-2));
-        assert_eq!(mate_moves(500), None);
     }
 }

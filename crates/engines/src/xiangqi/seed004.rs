@@ -4,9 +4,8 @@
 //! describes. The only additions are what a player must do: a side without a legal move
 //! loses, and the search gives up at its time limit with the best root move so far.
 
-use crate::player::{
-    Deadline, GameHistory, Info, InfoSink, Limits, Player, PlayerError, Score, StopFlag,
-};
+use crate::player::{GameHistory, Info, InfoSink, Limits, Player, PlayerError, Score, StopFlag};
+use crate::search::Deadline;
 use boyi_core::Game;
 use boyi_games::xiangqi::board::{Kind, kind_of};
 use boyi_games::xiangqi::{Board, Move, MoveList, Xiangqi};

@@ -1,8 +1,9 @@
 //! Tests of the Xiangqi players through the Player interface.
 
 use super::*;
+use crate::player::{Info, Limits, Score, StopFlag};
 use crate::registry::build;
-use boyi_core::NoVariant;
+use boyi_core::{Game, NoVariant};
 
 fn history(fen: &str) -> GameHistory<Xiangqi> {
     GameHistory::new(Xiangqi::from_text(&NoVariant, fen).unwrap())

@@ -1,13 +1,17 @@
-//! Time management for every form of `go`: fixed depth, nodes, move time, a clock (with or
-//! without increment and moves to go), infinite.
+//! Time: when a search must end, for every form of limit — fixed depth, nodes, move time, a
+//! clock (with or without increment and moves to go), Gomocup's per-move cap (`max_time`),
+//! infinite, and the stop flag.
 //!
-//! A clock gives two times: the optimum (the search does not start another iteration after
-//! about half of it is spent, since the next iteration usually takes longer than all before
-//! it) and the maximum (the search stops wherever it is). The maximum never exceeds a share
-//! of the time left minus a fixed overhead for the transport of the move, so the engine
-//! never loses on time.
+//! - [`TimeManager`] serves iterative deepening: it gives two times, the optimum (no new
+//!   iteration starts after about half of it is spent, since the next iteration usually takes
+//!   longer than all before it) and the maximum (the search stops wherever it is). The
+//!   maximum never exceeds a share of the time left minus a fixed overhead for the transport
+//!   of the move, nor the per-move cap, so the engine never loses on time.
+//! - [`Deadline`] serves searches without iteration control (the seed baselines, and the
+//!   engines not yet on [`TimeManager`]): one budget, [`Limits::time_budget`], that ends the
+//!   search wherever it is.
 
-use crate::player::{Limits, StopFlag};
+use crate::player::{Limits, StopFlag, earliest};
 use boyi_core::Side;
 use std::time::{Duration, Instant};
 
@@ -38,6 +42,13 @@ impl TimeManager {
             && maximum.is_none()
             && limits.depth.is_none()
             && limits.nodes.is_none();
+        // The per-move cap bounds a search, but is no budget: without other limits the
+        // default depth still applies.
+        let cap = (!limits.infinite)
+            .then_some(limits.max_time)
+            .flatten()
+            .map(|m| m.saturating_sub(OVERHEAD));
+        let (optimum, maximum) = (earliest(optimum, cap), earliest(maximum, cap));
         TimeManager {
             started: Instant::now(),
             optimum,
@@ -78,6 +89,16 @@ impl TimeManager {
     }
 }
 
+/// Whether a position with a single move to play answers at once: when the search is bounded
+/// by time alone, thinking cannot change the move and only spends the clock.
+pub fn forced_at_once(limits: &Limits, moves: usize) -> bool {
+    moves == 1
+        && !limits.infinite
+        && limits.depth.is_none()
+        && limits.nodes.is_none()
+        && (limits.clock.is_some() || limits.movetime.is_some())
+}
+
 /// Optimum and maximum time for the move, if the limits give any time.
 fn budget(limits: &Limits, side: Side) -> (Option<Duration>, Option<Duration>) {
     let from_clock = limits.clock.map(|c| {
@@ -102,6 +123,41 @@ fn budget(limits: &Limits, side: Side) -> (Option<Duration>, Option<Duration>) {
         (Some(a), None) => (Some(a.0), Some(a.1)),
         (None, Some(b)) => (Some(b.0), Some(b.1)),
         (None, None) => (None, None),
+    }
+}
+
+/// When a search without iteration control must end: the stop flag, a time budget and a node
+/// budget, checked together.
+#[derive(Debug, Clone)]
+pub struct Deadline {
+    stop: StopFlag,
+    pub started: Instant,
+    until: Option<Instant>,
+    nodes: Option<u64>,
+}
+
+impl Deadline {
+    pub fn new(limits: &Limits, side: Side, stop: &StopFlag) -> Deadline {
+        let started = Instant::now();
+        Deadline {
+            stop: stop.clone(),
+            started,
+            until: limits.time_budget(side).map(|d| started + d),
+            nodes: limits.nodes,
+        }
+    }
+
+    /// The same deadline, ending no later than `at`.
+    pub fn capped(mut self, at: Option<Instant>) -> Deadline {
+        self.until = earliest(self.until, at);
+        self
+    }
+
+    /// Whether the search must stop after `nodes` nodes (the clock is read every 16 nodes).
+    pub fn reached(&self, nodes: u64) -> bool {
+        self.stop.is_stopped()
+            || self.nodes.is_some_and(|n| nodes >= n)
+            || (nodes.is_multiple_of(16) && self.until.is_some_and(|t| Instant::now() >= t))
     }
 }
 
@@ -140,6 +196,33 @@ mod tests {
     }
 
     #[test]
+    fn the_per_move_cap_bounds_every_budget() {
+        let limits = Limits {
+            clock: Some(Clock {
+                time_left: [ms(600_000); 2],
+                ..Clock::default()
+            }),
+            max_time: Some(ms(1000)),
+            ..Limits::default()
+        };
+        let stop = StopFlag::new();
+        let tm = TimeManager::new(&limits, Side::Black, &stop, 9);
+        let cap = ms(1000) - OVERHEAD;
+        assert!(tm.optimum.unwrap() <= cap && tm.maximum.unwrap() <= cap);
+        let alone = Limits {
+            max_time: Some(ms(500)),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&alone, Side::Black, &stop, 9);
+        assert_eq!(tm.maximum, Some(ms(500) - OVERHEAD));
+        assert_eq!(
+            tm.depth,
+            Some(9),
+            "a cap alone is no budget: the default depth holds"
+        );
+    }
+
+    #[test]
     fn fixed_limits_and_defaults() {
         let stop = StopFlag::new();
         let tm = TimeManager::new(&Limits::default(), Side::White, &stop, 9);
@@ -163,5 +246,41 @@ mod tests {
         };
         let tm = TimeManager::new(&nodes, Side::White, &stop, 9);
         assert!(tm.must_stop(1000) && !tm.must_stop(999));
+    }
+
+    #[test]
+    fn a_single_move_is_played_at_once_only_under_time_limits() {
+        let mt = Limits {
+            movetime: Some(ms(100)),
+            ..Limits::default()
+        };
+        assert!(forced_at_once(&mt, 1));
+        assert!(!forced_at_once(&mt, 2));
+        assert!(
+            !forced_at_once(&Limits::depth(5), 1),
+            "a fixed depth is searched"
+        );
+        let analysis = Limits {
+            infinite: true,
+            ..mt
+        };
+        assert!(!forced_at_once(&analysis, 1));
+    }
+
+    #[test]
+    fn a_capped_deadline_ends_at_the_cap() {
+        let stop = StopFlag::new();
+        let unlimited = Deadline::new(&Limits::default(), Side::Black, &stop);
+        assert!(!unlimited.clone().capped(None).reached(16));
+        let past = Instant::now();
+        assert!(unlimited.capped(Some(past)).reached(16));
+        // A cap later than the budget leaves the budget.
+        let hour = Duration::from_secs(3600);
+        let soon = Limits {
+            movetime: Some(Duration::ZERO),
+            ..Limits::default()
+        };
+        let d = Deadline::new(&soon, Side::Black, &stop).capped(Some(past + hour));
+        assert!(d.reached(16));
     }
 }

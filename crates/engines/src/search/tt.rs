@@ -1,33 +1,54 @@
-//! The transposition table, shared by all search threads without locks.
+//! The transposition table, one layout for every game, shared by all search threads without
+//! locks.
 //!
 //! Each entry is two atomic words: the packed data and the key XOR the data. A reader accepts
 //! an entry only if the two agree with its key, so an entry torn by two writers at once reads
-//! as a miss rather than as wrong data.
+//! as a miss rather than as wrong data. Keys are the games' 64-bit Zobrist hashes; a move is
+//! kept in 16 bits by its game ([`TtMove`]).
 //!
 //! Buckets hold two entries. A store goes to the entry of the same position if there is one,
 //! else replaces the entry that is worth least: shallow entries and entries of earlier
 //! searches go first.
 //!
-//! Mate scores are stored relative to the node (distance from the node to the mate), and
-//! turned back into distance from the root on probing.
+//! Decided values (mates, rule wins) are stored relative to the node and turned back into
+//! distance from the root on probing ([`super::score`]).
 
-use boyi_games::xiangqi::Move;
+use super::score::{from_tt, to_tt};
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-/// The bound kind of a stored score.
+/// A game's move as the table keeps it: 16 bits, with `Default` as "no move".
+pub trait TtMove: Copy + Default + Eq {
+    fn to_bits(self) -> u16;
+    fn from_bits(bits: u16) -> Self;
+}
+
+/// The bound kind of a stored value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bound {
-    /// The score is at most this (all moves failed low).
+    /// The value is at most this (all moves failed low).
     Upper = 1,
-    /// The score is at least this (a move failed high).
+    /// The value is at least this (a move failed high).
     Lower = 2,
     Exact = 3,
 }
 
+impl Bound {
+    /// Whether a stored `value` of this kind settles a window `alpha..beta`.
+    #[inline(always)]
+    pub fn cuts(self, value: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => value >= beta,
+            Bound::Upper => value <= alpha,
+        }
+    }
+}
+
 /// What a probe finds.
 #[derive(Debug, Clone, Copy)]
-pub struct Entry {
-    pub mv: Move,
+pub struct Entry<M> {
+    pub mv: M,
     pub score: i32,
     pub eval: i32,
     pub depth: i32,
@@ -35,27 +56,27 @@ pub struct Entry {
 }
 
 const ENTRIES_PER_BUCKET: usize = 2;
-/// Scores at or beyond this are mates (or rule wins) and carry a distance.
-pub const MATE_BOUND: i32 = 29000;
 
-pub struct Tt {
+pub struct Table<M: TtMove> {
     words: Vec<AtomicU64>,
     buckets: usize,
     age: AtomicU8,
+    moves: PhantomData<M>,
 }
 
-impl Tt {
+impl<M: TtMove> Table<M> {
     /// A table of about `mb` megabytes (at least one bucket).
-    pub fn new(mb: usize) -> Tt {
+    pub fn new(mb: usize) -> Table<M> {
         let bytes = mb.max(1) << 20;
         let buckets = (bytes / (16 * ENTRIES_PER_BUCKET)).max(1);
         let words = (0..buckets * ENTRIES_PER_BUCKET * 2)
             .map(|_| AtomicU64::new(0))
             .collect();
-        Tt {
+        Table {
             words,
             buckets,
             age: AtomicU8::new(0),
+            moves: PhantomData,
         }
     }
 
@@ -77,9 +98,9 @@ impl Tt {
         ((key as u128 * self.buckets as u128) >> 64) as usize * ENTRIES_PER_BUCKET * 2
     }
 
-    /// The entry stored for `key`, with mate scores made relative to the root at `ply`.
+    /// The entry stored for `key`, with decided values made relative to the root at `ply`.
     #[inline]
-    pub fn probe(&self, key: u64, ply: i32) -> Option<Entry> {
+    pub fn probe(&self, key: u64, ply: i32) -> Option<Entry<M>> {
         let b = self.bucket(key);
         for e in 0..ENTRIES_PER_BUCKET {
             let data = self.words[b + 2 * e].load(Ordering::Relaxed);
@@ -91,14 +112,15 @@ impl Tt {
         None
     }
 
-    /// Stores a search result; `score` is relative to the root at `ply`.
+    /// Stores a search result; `score` is relative to the root at `ply`. A store without a
+    /// move keeps the move of an earlier search of the position.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
         &self,
         key: u64,
         ply: i32,
-        mv: Move,
+        mv: M,
         score: i32,
         eval: i32,
         depth: i32,
@@ -113,17 +135,16 @@ impl Tt {
             let check = self.words[b + 2 * e + 1].load(Ordering::Relaxed);
             if data == 0 || check ^ data == key {
                 target = e;
-                if data != 0 && mv == Move::default() {
-                    // Keep the move of an earlier search of this position.
-                    let old = unpack(data, ply);
-                    if let Some(old) = old {
-                        if old.depth > depth + 2 && bound != Bound::Exact {
-                            return;
-                        }
-                        let data = pack(old.mv, score, eval, depth, bound, age, ply);
-                        self.write(b + 2 * e, key, data);
+                if data != 0
+                    && mv == M::default()
+                    && let Some(old) = unpack::<M>(data, ply)
+                {
+                    if old.depth > depth + 2 && bound != Bound::Exact {
                         return;
                     }
+                    let data = pack(old.mv, score, eval, depth, bound, age, ply);
+                    self.write(b + 2 * e, key, data);
+                    return;
                 }
                 break;
             }
@@ -160,12 +181,20 @@ impl Tt {
     }
 }
 
-/// Layout: from 8 | to 8 | score 16 | eval 16 | depth 8 | bound 2 | age 6.
-fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8, ply: i32) -> u64 {
+/// Layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6.
+#[inline(always)]
+fn pack<M: TtMove>(
+    mv: M,
+    score: i32,
+    eval: i32,
+    depth: i32,
+    bound: Bound,
+    age: u8,
+    ply: i32,
+) -> u64 {
     let score = to_tt(score, ply) as i16 as u16 as u64;
     let eval = eval.clamp(-32000, 32000) as i16 as u16 as u64;
-    mv.from as u64
-        | (mv.to as u64) << 8
+    mv.to_bits() as u64
         | score << 16
         | eval << 32
         | (depth.clamp(0, 255) as u64) << 48
@@ -173,7 +202,8 @@ fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8, ply:
         | ((age & 63) as u64) << 58
 }
 
-fn unpack(data: u64, ply: i32) -> Option<Entry> {
+#[inline(always)]
+fn unpack<M: TtMove>(data: u64, ply: i32) -> Option<Entry<M>> {
     let bound = match (data >> 56) & 3 {
         1 => Bound::Upper,
         2 => Bound::Lower,
@@ -181,7 +211,7 @@ fn unpack(data: u64, ply: i32) -> Option<Entry> {
         _ => return None,
     };
     Some(Entry {
-        mv: Move::new(data as u8, (data >> 8) as u8),
+        mv: M::from_bits(data as u16),
         score: from_tt((data >> 16) as u16 as i16 as i32, ply),
         eval: (data >> 32) as u16 as i16 as i32,
         depth: ((data >> 48) & 0xFF) as i32,
@@ -189,54 +219,55 @@ fn unpack(data: u64, ply: i32) -> Option<Entry> {
     })
 }
 
-/// A root-relative mate score made relative to the node at `ply`.
-fn to_tt(score: i32, ply: i32) -> i32 {
-    if score >= MATE_BOUND {
-        score + ply
-    } else if score <= -MATE_BOUND {
-        score - ply
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, ply: i32) -> i32 {
-    if score >= MATE_BOUND {
-        score - ply
-    } else if score <= -MATE_BOUND {
-        score + ply
-    } else {
-        score
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::score::MATE;
     use super::*;
-    use boyi_games::xiangqi::square;
+
+    /// A move of some game: any 16 bits, 0 being none.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    struct Mv(u16);
+
+    impl TtMove for Mv {
+        fn to_bits(self) -> u16 {
+            self.0
+        }
+        fn from_bits(bits: u16) -> Self {
+            Mv(bits)
+        }
+    }
 
     #[test]
     fn stores_probes_and_adjusts_mate_scores() {
-        let tt = Tt::new(1);
-        let mv = Move::new(square(7, 2), square(4, 2));
+        let tt = Table::<Mv>::new(1);
+        let mv = Mv(0x1234);
         tt.store(42, 3, mv, 100, 50, 7, Bound::Lower);
         let e = tt.probe(42, 3).unwrap();
         assert_eq!((e.mv, e.score, e.eval, e.depth), (mv, 100, 50, 7));
         assert_eq!(e.bound, Bound::Lower);
         assert!(tt.probe(43, 3).is_none());
         // Mate in 5 plies from the root, found at ply 3: two plies from the node.
-        tt.store(99, 3, mv, 30000 - 5, 0, 4, Bound::Exact);
-        assert_eq!(tt.probe(99, 1).unwrap().score, 30000 - 3);
-        assert_eq!(tt.probe(99, 3).unwrap().score, 30000 - 5);
+        tt.store(99, 3, mv, MATE - 5, 0, 4, Bound::Exact);
+        assert_eq!(tt.probe(99, 1).unwrap().score, MATE - 3);
+        assert_eq!(tt.probe(99, 3).unwrap().score, MATE - 5);
+        tt.store(98, 2, mv, -(MATE - 6), 0, 4, Bound::Upper);
+        assert_eq!(tt.probe(98, 4).unwrap().score, -(MATE - 8));
     }
 
     #[test]
     fn a_store_without_move_keeps_the_old_move() {
-        let tt = Tt::new(1);
-        let mv = Move::new(square(7, 2), square(4, 2));
+        let tt = Table::<Mv>::new(1);
+        let mv = Mv(77);
         tt.store(7, 0, mv, 10, 0, 5, Bound::Exact);
-        tt.store(7, 0, Move::default(), -20, 0, 6, Bound::Upper);
+        tt.store(7, 0, Mv::default(), -20, 0, 6, Bound::Upper);
         let e = tt.probe(7, 0).unwrap();
         assert_eq!((e.mv, e.score, e.depth), (mv, -20, 6));
+    }
+
+    #[test]
+    fn bounds_cut_their_side_of_the_window() {
+        assert!(Bound::Exact.cuts(0, 10, 20));
+        assert!(Bound::Lower.cuts(20, 10, 20) && !Bound::Lower.cuts(19, 10, 20));
+        assert!(Bound::Upper.cuts(10, 10, 20) && !Bound::Upper.cuts(11, 10, 20));
     }
 }

@@ -1,0 +1,126 @@
+//! The thinking line: the principal variation a search builds as it goes (a triangular
+//! table, one line per ply) and the [`Info`] a player reports for a finished iteration.
+
+use super::score;
+use crate::player::Info;
+use boyi_core::Game;
+use std::time::Duration;
+
+/// The best line from every ply of the current search path: row `ply` holds the line from
+/// that ply on, at columns `ply..len(ply)`.
+pub struct PvTable<M> {
+    moves: Vec<M>,
+    len: Vec<usize>,
+    width: usize,
+}
+
+impl<M: Copy + Default> PvTable<M> {
+    /// A table for lines of up to `max_ply` plies.
+    pub fn new(max_ply: usize) -> PvTable<M> {
+        let width = max_ply + 1;
+        PvTable {
+            moves: vec![M::default(); width * width],
+            len: vec![0; width],
+            width,
+        }
+    }
+
+    /// A node at `ply` starts with an empty line.
+    #[inline(always)]
+    pub fn clear(&mut self, ply: usize) {
+        self.len[ply] = ply;
+    }
+
+    /// `m` is the best move at `ply`: its line is `m` then the line of the child.
+    #[inline]
+    pub fn update(&mut self, ply: usize, m: M) {
+        let w = self.width;
+        self.moves[ply * w + ply] = m;
+        let child = self.len[ply + 1].max(ply + 1);
+        let (row, below) = self.moves.split_at_mut((ply + 1) * w);
+        row[ply * w + ply + 1..ply * w + child].copy_from_slice(&below[ply + 1..child]);
+        self.len[ply] = child;
+    }
+
+    /// The line from the root.
+    pub fn root_line(&self) -> &[M] {
+        &self.moves[..self.len[0]]
+    }
+}
+
+/// The report of one finished iteration: depth, value, the line as canonical move texts
+/// (each formatted in the position it is played in), nodes, speed and time.
+pub fn thinking<G: Game>(
+    pos: &G,
+    depth: u32,
+    value: i32,
+    line: &[G::Move],
+    nodes: u64,
+    elapsed: Duration,
+) -> Info {
+    let mut at = pos.clone();
+    let pv = line
+        .iter()
+        .map(|m| {
+            let text = at.format_move(m);
+            at.play(m);
+            text
+        })
+        .collect();
+    Info {
+        depth: Some(depth),
+        score: Some(score::report(value)),
+        pv,
+        nodes: Some(nodes),
+        nps: Some((nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64),
+        time: Some(elapsed),
+        text: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tictactoe::TicTacToe;
+    use boyi_core::{Game, NoVariant, Score};
+
+    #[test]
+    fn a_line_is_the_move_then_the_childs_line() {
+        let mut pv = PvTable::<u8>::new(8);
+        pv.clear(0);
+        pv.clear(1);
+        pv.clear(2);
+        pv.update(2, 30);
+        pv.update(1, 20);
+        pv.update(0, 10);
+        assert_eq!(pv.root_line(), &[10, 20, 30]);
+        // A new best move at ply 1 whose child has no line cuts the line there.
+        pv.clear(2);
+        pv.update(1, 21);
+        pv.update(0, 11);
+        assert_eq!(pv.root_line(), &[11, 21]);
+    }
+
+    #[test]
+    fn the_report_formats_each_move_in_its_position() {
+        let pos = TicTacToe::start(&NoVariant, None).unwrap();
+        let moves = pos.legal_moves();
+        let mut after = pos.clone();
+        after.play(&moves[0]);
+        let second = after.legal_moves()[0];
+        let info = thinking(
+            &pos,
+            3,
+            score::MATE - 3,
+            &[moves[0], second],
+            500,
+            Duration::ZERO,
+        );
+        assert_eq!(
+            info.pv,
+            vec![pos.format_move(&moves[0]), after.format_move(&second)]
+        );
+        assert_eq!(info.score, Some(Score::Mate(2)));
+        assert_eq!((info.depth, info.nodes), (Some(3), Some(500)));
+    }
+}
