@@ -13,10 +13,10 @@ pub mod plan;
 pub mod search;
 pub mod seed002;
 
-use crate::alphabeta::to_score;
 use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
 use crate::search::Deadline;
+use crate::search::score;
 use board::Board;
 use boyi_core::{Game, TextError};
 use boyi_games::jiu::{Jiu, JiuMove, Phase};
@@ -102,7 +102,7 @@ fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Jiu>>, TextError> {
         }
     };
     Ok(Box::new(Strong {
-        engine: Engine::new((mb << 20) / 64),
+        engine: Engine::new(mb),
         depth,
         placement,
     }))
@@ -143,7 +143,7 @@ impl Strong {
                     .unwrap_or_default();
                 info(Info {
                     depth: Some(f.depth),
-                    score: Some(to_score(f.value)),
+                    score: Some(score::report(f.value)),
                     pv,
                     nodes: Some(nodes),
                     nps: Some((nodes as f64 / time.as_secs_f64().max(1e-6)) as u64),
@@ -222,7 +222,7 @@ impl Player<Jiu> for Strong {
                     .ok_or(PlayerError::GameOver)?;
                 info(Info {
                     depth: Some(1),
-                    score: Some(to_score(0)),
+                    score: Some(score::report(0)),
                     pv: vec![pos.format_move(&mv)],
                     nodes: Some(1),
                     ..Info::default()

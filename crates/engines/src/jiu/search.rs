@@ -1,5 +1,6 @@
-//! Battle search of `boyi:strong`: PVS with iterative deepening, a transposition table over
-//! full moves, captures ordered by value and a quiescence search over jumps and squares.
+//! Battle search of `boyi:strong`: PVS with iterative deepening, the shared transposition
+//! table (a move kept as its place in the node's move generation), captures ordered by value
+//! and a quiescence search over jumps and squares.
 //!
 //! Square captures are chosen by [`eval::capture_value`] (the best pieces to remove), not
 //! enumerated as every subset, and inside the tree a flying side only considers flights that
@@ -8,35 +9,43 @@
 use super::board::{Base, Board, CaptureOrder, EMPTY, Move};
 use super::eval;
 use crate::search::Deadline;
+use crate::search::score::{INF, MATE, MATE_BOUND};
+use crate::search::tt::{Bound, Table, TtMove};
 use boyi_games::jiu::FLY_LIMIT;
 use boyi_games::jiu::board::{BLOCKS, NONE, POINTS, adjacent};
-
-pub const MATE: i32 = 1_000_000;
-const INF: i32 = MATE + 1;
 const MAX_QS: i32 = 6;
 /// Captures searched per quiescence node, most pieces taken first.
 const QS_WIDTH: usize = 6;
 /// Flights kept per node inside the tree (besides those completing squares).
 const FLIGHTS: usize = 12;
 
-#[derive(Clone, Copy)]
-struct Entry {
-    key: u64,
-    depth: i8,
-    bound: Bound,
-    value: i32,
-    mv: Move,
+/// A move as the table keeps it: its place in the node's move generation (the same position
+/// always generates the same moves in the same order), counted from 1; 0 is no move.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Generated(u16);
+
+impl TtMove for Generated {
+    fn to_bits(self) -> u16 {
+        self.0
+    }
+
+    fn from_bits(bits: u16) -> Generated {
+        Generated(bits)
+    }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
+impl Generated {
+    fn of(index: usize) -> Generated {
+        Generated(u16::try_from(index + 1).unwrap_or(0))
+    }
+
+    fn index(self) -> Option<usize> {
+        (self.0 as usize).checked_sub(1)
+    }
 }
 
 pub struct Engine {
-    tt: Vec<Option<Entry>>,
+    tt: Table<Generated>,
     pub nodes: u64,
     aborted: bool,
 }
@@ -50,16 +59,17 @@ pub struct Found {
 }
 
 impl Engine {
-    pub fn new(tt_entries: usize) -> Engine {
+    /// An engine with a table of about `mb` megabytes.
+    pub fn new(mb: usize) -> Engine {
         Engine {
-            tt: vec![None; tt_entries.max(1024)],
+            tt: Table::new(mb),
             nodes: 0,
             aborted: false,
         }
     }
 
     pub fn clear(&mut self) {
-        self.tt.iter_mut().for_each(|e| *e = None);
+        self.tt.clear();
     }
 
     /// Iterative deepening to `max_depth`, calling `report` after each finished iteration.
@@ -72,6 +82,7 @@ impl Engine {
     ) -> Option<Found> {
         self.nodes = 0;
         self.aborted = false;
+        self.tt.new_search();
         let mut root = self.moves(b, true, None);
         if root.is_empty() {
             return None;
@@ -100,7 +111,7 @@ impl Engine {
             };
             report(&found, self.nodes);
             best = Some(found);
-            if value.abs() > MATE - 1000 {
+            if value.abs() >= MATE_BOUND {
                 break;
             }
         }
@@ -157,29 +168,21 @@ impl Engine {
         if depth <= 0 {
             return self.quiesce(b, ply, 0, alpha, beta, dl);
         }
-        let slot = (b.hash as usize) % self.tt.len();
         let mut hint = None;
-        if let Some(e) = self.tt[slot].filter(|e| e.key == b.hash) {
-            hint = Some(e.mv);
-            if e.depth as i32 >= depth {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.value >= beta,
-                    Bound::Upper => e.value <= alpha,
-                };
-                if cut {
-                    return e.value;
-                }
+        if let Some(e) = self.tt.probe(b.hash, ply) {
+            hint = e.mv.index();
+            if e.depth >= depth && e.bound.cuts(e.score, alpha, beta) {
+                return e.score;
             }
         }
-        let moves = self.moves(b, false, hint);
+        let moves = self.generated(b, false, hint);
         if moves.is_empty() {
             return -(MATE - ply);
         }
         let alpha0 = alpha;
         let mut best = -INF;
-        let mut best_mv = moves[0];
-        for (i, mv) in moves.iter().enumerate() {
+        let mut best_mv = moves[0].0;
+        for (i, (index, mv)) in moves.iter().enumerate() {
             let quiet = b.quiet;
             b.make(mv);
             let v = if i == 0 {
@@ -197,7 +200,7 @@ impl Engine {
             }
             if v > best {
                 best = v;
-                best_mv = *mv;
+                best_mv = *index;
             }
             if v > alpha {
                 alpha = v;
@@ -213,13 +216,9 @@ impl Engine {
         } else {
             Bound::Upper
         };
-        self.tt[slot] = Some(Entry {
-            key: b.hash,
-            depth: depth as i8,
-            bound,
-            value: best,
-            mv: best_mv,
-        });
+        let key = b.hash;
+        self.tt
+            .store(key, ply, Generated::of(best_mv), best, 0, depth, bound);
         best
     }
 
@@ -273,9 +272,15 @@ impl Engine {
         alpha
     }
 
-    /// The moves searched at a node, best first: the hint, then by pieces taken, then quiet
-    /// moves that build doors.
-    pub fn moves(&self, b: &mut Board, root: bool, hint: Option<Move>) -> Vec<Move> {
+    /// The moves searched at a node, best first: the hint (a place in the generation order),
+    /// then by pieces taken, then quiet moves that build doors.
+    pub fn moves(&self, b: &mut Board, root: bool, hint: Option<usize>) -> Vec<Move> {
+        let moves = self.generated(b, root, hint);
+        moves.into_iter().map(|(_, m)| m).collect()
+    }
+
+    /// [`Engine::moves`], each with its place in the generation order.
+    fn generated(&self, b: &mut Board, root: bool, hint: Option<usize>) -> Vec<(usize, Move)> {
         let mut bases = Vec::new();
         b.bases(&mut bases);
         let flying = b.pieces(b.side) <= FLY_LIMIT;
@@ -286,19 +291,20 @@ impl Engine {
         if bases.iter().any(|base| base.squares > 0) {
             order.fill(b, eval::capture_value);
         }
-        let mut scored: Vec<(i32, Move)> = bases
+        let mut scored: Vec<(i32, usize, Move)> = bases
             .iter()
-            .map(|base| {
+            .enumerate()
+            .map(|(i, base)| {
                 let mv = order.apply(base);
                 let mut s = mv.taken() as i32 * 1000 + quiet_score(b, base);
-                if hint == Some(mv) {
+                if hint == Some(i) {
                     s += 1_000_000;
                 }
-                (s, mv)
+                (s, i, mv)
             })
             .collect();
-        scored.sort_by_key(|(s, _)| -s);
-        scored.into_iter().map(|(_, m)| m).collect()
+        scored.sort_by_key(|(s, _, _)| -s);
+        scored.into_iter().map(|(_, i, m)| (i, m)).collect()
     }
 }
 
@@ -359,5 +365,35 @@ fn terminal(b: &Board, ply: i32) -> Option<i32> {
         EMPTY => Some(0),
         loser if loser == b.side => Some(-(MATE - ply)),
         _ => Some(MATE - ply),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::{Limits, StopFlag};
+    use boyi_core::{Game, NoVariant, Side};
+    use boyi_games::jiu::Jiu;
+
+    #[test]
+    fn a_win_stored_at_one_ply_keeps_its_distance_when_met_at_another() {
+        // Black to move completes the square c10 d10 c11 d11, and white, left with three
+        // pieces, loses: a win one ply from this position.
+        let text = "14/14/14/2xx10/3x10/2x11/14/14/14/14/5oooo5/14/14/14 b battle 196 0";
+        let pos = Jiu::from_text(&NoVariant, text).unwrap();
+        let mut b = Board::from_game(&pos);
+        let dl = Deadline::new(&Limits::default(), Side::Black, &StopFlag::new());
+        let mut engine = Engine::new(1);
+        // Reached three plies below the root, the win comes at ply 4.
+        assert_eq!(engine.pvs(&mut b, 1, 3, -INF, INF, &dl), MATE - 4);
+        // Reached one ply below the root, the stored result must say ply 2, not 4.
+        assert_eq!(engine.pvs(&mut b, 1, 1, -INF, INF, &dl), MATE - 2);
+        let nodes = engine.nodes;
+        assert_eq!(engine.pvs(&mut b, 1, 1, -INF, INF, &dl), MATE - 2);
+        assert_eq!(
+            engine.nodes,
+            nodes + 1,
+            "the second answer came from the table"
+        );
     }
 }
