@@ -9,8 +9,9 @@ use super::learned;
 use super::threats::{Tss, blocking_replies, single_blockable, threat_candidates};
 use crate::alphabeta::{MATE, to_score};
 use crate::player::{Info, Limits, StopFlag};
+use crate::search::Deadline;
 use boyi_core::Side;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 const INF: i32 = MATE + 1;
 const WIN_BOUND: i32 = MATE - 1000;
@@ -192,7 +193,7 @@ impl Engine6 {
                 pv: Vec::new(),
             });
         }
-        self.deadline = Some(Deadline::new(limits, me, stop));
+        self.deadline = Some(Deadline::new(limits, me, stop).for_slow_nodes());
         let mut root = Vec::new();
         self.generate(b, &mut root);
         if root.len() > 1 && self.config.tss_turns > 0 {
@@ -1271,34 +1272,5 @@ pub fn info(size: usize, f: &Found, started: Instant) -> Info {
         nps: Some((f.nodes as f64 / time.as_secs_f64().max(1e-6)) as u64),
         time: Some(time),
         text: None,
-    }
-}
-
-/// When a search must stop: the stop flag, a node limit, or the time budget less a margin
-/// for move transfer and a loaded machine (read at every node: a node costs far more than
-/// reading the clock).
-struct Deadline {
-    stop: StopFlag,
-    until: Option<Instant>,
-    nodes: Option<u64>,
-}
-
-impl Deadline {
-    fn new(limits: &Limits, side: Side, stop: &StopFlag) -> Deadline {
-        let until = limits.time_budget(side).map(|t| {
-            let margin = (t / 16).max(Duration::from_millis(4)).min(t / 2);
-            Instant::now() + t - margin
-        });
-        Deadline {
-            stop: stop.clone(),
-            until,
-            nodes: limits.nodes,
-        }
-    }
-
-    fn reached(&self, nodes: u64) -> bool {
-        self.stop.is_stopped()
-            || self.nodes.is_some_and(|n| nodes >= n)
-            || self.until.is_some_and(|t| Instant::now() >= t)
     }
 }

@@ -134,6 +134,8 @@ pub struct Deadline {
     pub started: Instant,
     until: Option<Instant>,
     nodes: Option<u64>,
+    /// Read the clock at every node rather than every 16th.
+    every_node: bool,
 }
 
 impl Deadline {
@@ -144,7 +146,22 @@ impl Deadline {
             started,
             until: limits.time_budget(side).map(|d| started + d),
             nodes: limits.nodes,
+            every_node: false,
         }
+    }
+
+    /// The same deadline for a search whose nodes cost far more than reading the clock
+    /// (Connect6's, with threat analysis at each): the clock is read at every node, and the
+    /// budget ends a sixteenth early (4 ms at least, half at most) for the move's transfer and
+    /// a loaded machine.
+    pub fn for_slow_nodes(mut self) -> Deadline {
+        if let Some(until) = self.until {
+            let t = until - self.started;
+            let margin = (t / 16).max(Duration::from_millis(4)).min(t / 2);
+            self.until = Some(until - margin);
+        }
+        self.every_node = true;
+        self
     }
 
     /// The same deadline, ending no later than `at`.
@@ -157,7 +174,8 @@ impl Deadline {
     pub fn reached(&self, nodes: u64) -> bool {
         self.stop.is_stopped()
             || self.nodes.is_some_and(|n| nodes >= n)
-            || (nodes.is_multiple_of(16) && self.until.is_some_and(|t| Instant::now() >= t))
+            || ((self.every_node || nodes.is_multiple_of(16))
+                && self.until.is_some_and(|t| Instant::now() >= t))
     }
 }
 
@@ -265,6 +283,37 @@ mod tests {
             ..mt
         };
         assert!(!forced_at_once(&analysis, 1));
+    }
+
+    #[test]
+    fn a_deadline_for_slow_nodes_ends_early_and_reads_the_clock_at_every_node() {
+        let stop = StopFlag::new();
+        let second = Limits {
+            movetime: Some(Duration::from_secs(1)),
+            ..Limits::default()
+        };
+        let d = Deadline::new(&second, Side::Black, &stop);
+        let slow = d.clone().for_slow_nodes();
+        assert_eq!(d.until.unwrap() - slow.until.unwrap(), ms(1000) / 16);
+        let tiny = Limits {
+            movetime: Some(ms(6)),
+            ..Limits::default()
+        };
+        let d = Deadline::new(&tiny, Side::Black, &stop);
+        let slow = d.clone().for_slow_nodes();
+        assert_eq!(
+            d.until.unwrap() - slow.until.unwrap(),
+            ms(3),
+            "half at most"
+        );
+        let now = Limits {
+            movetime: Some(Duration::ZERO),
+            ..Limits::default()
+        };
+        let d = Deadline::new(&now, Side::Black, &stop);
+        assert!(!d.reached(1) && d.clone().for_slow_nodes().reached(1));
+        let unlimited = Deadline::new(&Limits::default(), Side::Black, &stop).for_slow_nodes();
+        assert!(unlimited.until.is_none() && !unlimited.reached(1));
     }
 
     #[test]
