@@ -7,27 +7,17 @@
 //! end of placement), the child's value is not negated.
 
 use crate::eval::Evaluator;
-use crate::player::{GameHistory, Info, Limits, Player, PlayerError, Score, StopFlag};
+use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use crate::search::Deadline;
 use boyi_core::{Game, Outcome, Side};
 use std::marker::PhantomData;
 
 /// Larger than any evaluation: a won position is worth `MATE - plies to the win`.
-pub const MATE: i32 = 1_000_000;
+pub use crate::search::score::wide::MATE;
+pub use crate::search::score::wide::report as to_score;
 const INF: i32 = MATE + 1;
 /// The deepest iteration of an unbounded (infinite) search.
 const MAX_DEPTH: u32 = 64;
-
-/// Converts a search value to a [`Score`], mate distances in moves of the mover.
-pub fn to_score(v: i32) -> Score {
-    if v.abs() > MATE - 1000 {
-        let plies = MATE - v.abs();
-        let moves = (plies + 1) / 2;
-        Score::Mate(if v > 0 { moves } else { -moves })
-    } else {
-        Score::Units(v)
-    }
-}
 
 /// The value of a finished game for the side to move, `ply` plies from the root.
 fn terminal_value(outcome: Outcome, to_move: Side, ply: i32) -> i32 {
@@ -212,7 +202,7 @@ mod tests {
     use super::*;
     use crate::eval::NoEval;
     use crate::tictactoe::TicTacToe;
-    use boyi_core::{NoVariant, Point};
+    use boyi_core::{NoVariant, Point, Score};
 
     fn play(list: &str) -> GameHistory<TicTacToe> {
         let mut h = GameHistory::new(TicTacToe::start(&NoVariant, None).unwrap());

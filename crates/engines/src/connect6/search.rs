@@ -7,14 +7,13 @@
 use super::board::{Board6, WINDOW_VALUE};
 use super::learned;
 use super::threats::{Tss, blocking_replies, single_blockable, threat_candidates};
-use crate::alphabeta::{MATE, to_score};
 use crate::player::{Info, Limits, StopFlag};
 use crate::search::Deadline;
+use crate::search::score::wide::{MATE, WIN_BOUND, from_tt, report as to_score, to_tt};
 use boyi_core::Side;
 use std::time::Instant;
 
 const INF: i32 = MATE + 1;
-const WIN_BOUND: i32 = MATE - 1000;
 const NONE: u16 = u16::MAX;
 const MAX_PLY: usize = 64;
 /// Iterations of a timed search (each adds one turn).
@@ -1231,26 +1230,6 @@ impl Board6 {
 /// completes six).
 pub fn won_within(v: i32, depth: u32) -> bool {
     v > WIN_BOUND && MATE - v <= depth as i32 + 2
-}
-
-fn to_tt(v: i32, ply: i32) -> i32 {
-    if v > WIN_BOUND {
-        v + ply
-    } else if v < -WIN_BOUND {
-        v - ply
-    } else {
-        v
-    }
-}
-
-fn from_tt(v: i32, ply: i32) -> i32 {
-    if v > WIN_BOUND {
-        v - ply
-    } else if v < -WIN_BOUND {
-        v + ply
-    } else {
-        v
-    }
 }
 
 pub fn info(size: usize, f: &Found, started: Instant) -> Info {

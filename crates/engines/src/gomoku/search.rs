@@ -8,9 +8,9 @@ use super::board::EngineBoard;
 use super::learned::{PolicyScorer, TEMPO, THREAT_WEIGHTS};
 use super::pattern::{PATTERN_VALUE, Pattern, THREAT_VALUE, Threat};
 use super::threat::{ThreatSearch, collect, fives, has_open_three, playable, threat_points};
-use crate::alphabeta::{MATE, to_score};
 use crate::player::{Info, Limits, StopFlag};
 use crate::search::Deadline;
+use crate::search::score::wide::{MATE, WIN_BOUND, from_tt, report as to_score, to_tt};
 use boyi_core::{Point, Side};
 use boyi_games::gomoku::Variant;
 use std::ops::ControlFlow;
@@ -19,7 +19,6 @@ use std::time::{Duration, Instant};
 mod selective;
 
 const INF: i32 = MATE + 1;
-const WIN_BOUND: i32 = MATE - 1000;
 const MAX_PLY: usize = 128;
 /// Iterations searched even past the time budget (within three times it).
 const MIN_DEPTH: u32 = 3;
@@ -1284,26 +1283,6 @@ fn table_entries(configured: usize, memory: Option<u64>) -> usize {
     });
     let n = configured.min(cap).max(1 << 10);
     1 << n.ilog2()
-}
-
-fn to_tt(v: i32, ply: i32) -> i32 {
-    if v > WIN_BOUND {
-        v + ply
-    } else if v < -WIN_BOUND {
-        v - ply
-    } else {
-        v
-    }
-}
-
-fn from_tt(v: i32, ply: i32) -> i32 {
-    if v > WIN_BOUND {
-        v - ply
-    } else if v < -WIN_BOUND {
-        v + ply
-    } else {
-        v
-    }
 }
 
 /// Thinking output of one iteration.

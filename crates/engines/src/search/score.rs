@@ -70,9 +70,56 @@ pub fn report(v: i32) -> Score {
     }
 }
 
+/// The older, wider scale of the engines not yet on [`MATE`] — Gomoku, Connect6 and the
+/// generic alpha-beta player: a win is worth 1,000,000 less its plies, and values beyond
+/// ±[`wide::WIN_BOUND`] are decided. Their evaluations are not yet checked to fit the narrow
+/// scale's 16-bit table entries; until they move, this is their one copy.
+pub mod wide {
+    use boyi_core::Score;
+
+    pub const MATE: i32 = 1_000_000;
+    pub const WIN_BOUND: i32 = MATE - 1000;
+
+    /// A root-relative value made relative to the node at `ply`, for storing.
+    #[inline(always)]
+    pub fn to_tt(v: i32, ply: i32) -> i32 {
+        if v > WIN_BOUND {
+            v + ply
+        } else if v < -WIN_BOUND {
+            v - ply
+        } else {
+            v
+        }
+    }
+
+    /// A stored node-relative value made relative to the root again, probed at `ply`.
+    #[inline(always)]
+    pub fn from_tt(v: i32, ply: i32) -> i32 {
+        if v > WIN_BOUND {
+            v - ply
+        } else if v < -WIN_BOUND {
+            v + ply
+        } else {
+            v
+        }
+    }
+
+    /// A value as players report it, mate distances in moves of the mover.
+    pub fn report(v: i32) -> Score {
+        if v.abs() > WIN_BOUND {
+            let plies = MATE - v.abs();
+            let moves = (plies + 1) / 2;
+            Score::Mate(if v > 0 { moves } else { -moves })
+        } else {
+            Score::Units(v)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boyi_core::Score;
 
     #[test]
     fn mate_distances() {
@@ -97,5 +144,16 @@ mod tests {
             assert_eq!((to_tt(v, 7), from_tt(v, 7)), (v, v));
         }
         assert!(is_decided(MATE_BOUND) && is_decided(-MATE + 3) && !is_decided(MATE_BOUND - 1));
+    }
+
+    #[test]
+    fn the_wide_scale_stores_and_reports_its_wins_the_same_way() {
+        use super::wide;
+        assert_eq!(wide::to_tt(wide::MATE - 5, 3), wide::MATE - 2);
+        assert_eq!(wide::from_tt(-(wide::MATE - 4), 2), -(wide::MATE - 6));
+        assert_eq!(wide::to_tt(wide::WIN_BOUND, 9), wide::WIN_BOUND);
+        assert_eq!(wide::report(wide::MATE - 3), Score::Mate(2));
+        assert_eq!(wide::report(-(wide::MATE - 2)), Score::Mate(-1));
+        assert_eq!(wide::report(1234), Score::Units(1234));
     }
 }
