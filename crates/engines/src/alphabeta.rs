@@ -9,6 +9,7 @@
 use crate::eval::Evaluator;
 use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use crate::search::Deadline;
+use crate::search::pv::thinking;
 use boyi_core::{Game, Outcome, Side};
 use std::marker::PhantomData;
 
@@ -166,34 +167,20 @@ impl<G: Game, E: Evaluator<G>> Player<G> for AlphaBeta<G, E> {
             if let Some(mv) = pv.first() {
                 best = mv.clone();
             }
-            info(report(&pos, depth, v, &pv, search.nodes, &search.deadline));
+            let elapsed = search.deadline.started.elapsed();
+            info(thinking(
+                &pos,
+                depth,
+                to_score(v),
+                &pv,
+                search.nodes,
+                elapsed,
+            ));
             if search.aborted || v.abs() > MATE - 1000 {
                 break;
             }
         }
         Ok(best)
-    }
-}
-
-fn report<G: Game>(pos: &G, depth: u32, v: i32, pv: &[G::Move], nodes: u64, d: &Deadline) -> Info {
-    let time = d.started.elapsed();
-    let mut p = pos.clone();
-    let pv = pv
-        .iter()
-        .map(|m| {
-            let t = p.format_move(m);
-            p.play(m);
-            t
-        })
-        .collect();
-    Info {
-        depth: Some(depth),
-        score: Some(to_score(v)),
-        pv,
-        nodes: Some(nodes),
-        nps: Some((nodes as f64 / time.as_secs_f64().max(1e-6)) as u64),
-        time: Some(time),
-        text: None,
     }
 }
 

@@ -3,10 +3,11 @@
 //! [`Engine`] turns a [`Search`] into a [`Player`]: it refuses a finished game, keeps banned
 //! moves out of the root, plays a forced reply at once under time limits, sets up the
 //! [`TimeManager`], and returns only a legal move — the search's choice if it is one of the
-//! root moves, else the first root move.
+//! root moves, else the first root move. Swap openings keep the [`Player`] defaults until a
+//! game with them (Gomoku) moves onto the wrapper and adds them to [`Search`].
 
 use super::time::{TimeManager, forced_at_once};
-use crate::player::{GameHistory, InfoSink, Limits, Player, PlayerError, StopFlag, Swap2Reply};
+use crate::player::{GameHistory, InfoSink, Limits, Player, PlayerError, StopFlag};
 use boyi_core::Game;
 
 /// A game's search, as [`Engine`] drives it.
@@ -29,24 +30,6 @@ pub trait Search<G: Game>: Send {
         time: &TimeManager,
         info: InfoSink<'_>,
     ) -> Option<G::Move>;
-
-    /// A swap1 opening decision, for games that have one.
-    fn swap1(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
-        let _ = (game, limits);
-        Err(PlayerError::Unsupported(format!(
-            "{} does not play swap1 openings",
-            self.name()
-        )))
-    }
-
-    /// A swap2 opening decision, for games that have one.
-    fn swap2(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
-        let _ = (game, limits);
-        Err(PlayerError::Unsupported(format!(
-            "{} does not play swap2 openings",
-            self.name()
-        )))
-    }
 }
 
 /// A [`Search`] as a [`Player`].
@@ -86,14 +69,6 @@ impl<G: Game, S: Search<G>> Player<G> for Engine<S> {
         let time = TimeManager::new(limits, pos.side_to_move(), stop, self.0.default_depth());
         let chosen = self.0.search(game, &moves, &time, info);
         Ok(chosen.filter(|m| moves.contains(m)).unwrap_or(first))
-    }
-
-    fn swap1(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
-        self.0.swap1(game, limits)
-    }
-
-    fn swap2(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
-        self.0.swap2(game, limits)
     }
 }
 

@@ -1,9 +1,8 @@
 //! The thinking line: the principal variation a search builds as it goes (a triangular
 //! table, one line per ply) and the [`Info`] a player reports for a finished iteration.
 
-use super::score;
 use crate::player::Info;
-use boyi_core::Game;
+use boyi_core::{Game, Score};
 use std::time::Duration;
 
 /// The best line from every ply of the current search path: row `ply` holds the line from
@@ -48,12 +47,12 @@ impl<M: Copy + Default> PvTable<M> {
     }
 }
 
-/// The report of one finished iteration: depth, value, the line as canonical move texts
+/// The report of one finished iteration: depth, score, the line as canonical move texts
 /// (each formatted in the position it is played in), nodes, speed and time.
 pub fn thinking<G: Game>(
     pos: &G,
     depth: u32,
-    value: i32,
+    score: Score,
     line: &[G::Move],
     nodes: u64,
     elapsed: Duration,
@@ -69,7 +68,7 @@ pub fn thinking<G: Game>(
         .collect();
     Info {
         depth: Some(depth),
-        score: Some(score::report(value)),
+        score: Some(score),
         pv,
         nodes: Some(nodes),
         nps: Some((nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64),
@@ -82,7 +81,7 @@ pub fn thinking<G: Game>(
 mod tests {
     use super::*;
     use crate::tictactoe::TicTacToe;
-    use boyi_core::{Game, NoVariant, Score};
+    use boyi_core::NoVariant;
 
     #[test]
     fn a_line_is_the_move_then_the_childs_line() {
@@ -108,19 +107,13 @@ mod tests {
         let mut after = pos.clone();
         after.play(&moves[0]);
         let second = after.legal_moves()[0];
-        let info = thinking(
-            &pos,
-            3,
-            score::MATE - 3,
-            &[moves[0], second],
-            500,
-            Duration::ZERO,
-        );
+        let mate = Score::Mate(2);
+        let info = thinking(&pos, 3, mate, &[moves[0], second], 500, Duration::ZERO);
         assert_eq!(
             info.pv,
             vec![pos.format_move(&moves[0]), after.format_move(&second)]
         );
-        assert_eq!(info.score, Some(Score::Mate(2)));
+        assert_eq!(info.score, Some(mate));
         assert_eq!((info.depth, info.nodes), (Some(3), Some(500)));
     }
 }

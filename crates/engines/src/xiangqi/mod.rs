@@ -17,6 +17,7 @@ mod tests;
 use crate::player::{GameHistory, InfoSink, Player};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
 use crate::search::pv::thinking;
+use crate::search::score;
 use crate::search::{Engine, Search, TimeManager};
 use boyi_core::TextError;
 use boyi_games::xiangqi::{Move, MoveList, Xiangqi};
@@ -255,7 +256,7 @@ impl Search<Xiangqi> for Strong {
             info(thinking(
                 pos,
                 r.depth,
-                r.score,
+                score::report(r.score),
                 &r.pv,
                 r.nodes,
                 time.elapsed(),
