@@ -10,8 +10,8 @@
 //! - [`engine`]: the wrapper that makes a game's search a [`crate::Player`]: game over,
 //!   banned and forced moves, never an illegal move.
 //!
-//! Files here depend on [`crate::player`] and on each other in this order only: `score`,
-//! then `tt` and `pv`, then `time`, then `engine`.
+//! Files here depend on [`crate::player`] and on each other in this order only: `tt` on
+//! `score`, `engine` on `time`; `pv` on neither.
 
 pub mod engine;
 pub mod pv;
