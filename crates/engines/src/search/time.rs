@@ -44,10 +44,7 @@ impl TimeManager {
             && limits.nodes.is_none();
         // The per-move cap bounds a search, but is no budget: without other limits the
         // default depth still applies.
-        let cap = (!limits.infinite)
-            .then_some(limits.max_time)
-            .flatten()
-            .map(|m| m.saturating_sub(OVERHEAD));
+        let cap = limits.cap().map(|m| m.saturating_sub(OVERHEAD));
         let (optimum, maximum) = (earliest(optimum, cap), earliest(maximum, cap));
         TimeManager {
             started: Instant::now(),
