@@ -207,11 +207,17 @@ fn finish_token(rec: &mut GameRecord, token: &str) -> Result<bool, TextError> {
     if token.starts_with('$') {
         return Ok(false);
     }
-    let mv = token.trim_start_matches(|c: char| c.is_ascii_digit());
-    let mv = if mv.len() < token.len() {
-        mv.trim_start_matches('.')
+    // A move number is digits and dots (`12.`, `12...`), maybe with the move glued on
+    // (`12.h2e2`). WXF moves of pawns doubled on a file also start with a digit (`5++1`,
+    // `33.4`): a number is taken off only where dots follow the digits and what remains is
+    // empty or a whole move (every notation's moves are four characters or more).
+    let after_digits = token.trim_start_matches(|c: char| c.is_ascii_digit());
+    let rest = after_digits.trim_start_matches('.');
+    let numbered = after_digits.len() < token.len() && rest.len() < after_digits.len();
+    let mv = if numbered && (rest.is_empty() || rest.chars().count() >= 4) {
+        rest
     } else {
-        mv
+        token
     };
     if !mv.is_empty() {
         rec.push(mv.trim_end_matches(['!', '?']));
@@ -457,4 +463,33 @@ fn movetext(rec: &GameRecord, notation: Notation) -> Result<Vec<String>, TextErr
         pos.play(&mv);
     }
     Ok(tokens)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boyi_games::GameKind;
+
+    #[test]
+    fn move_numbers_come_off_and_wxf_moves_that_start_with_a_digit_stay() {
+        let mut rec = GameRecord::new(GameKind::Xiangqi);
+        for token in [
+            "12.",
+            "h2e2",
+            "12...",
+            "5++1",
+            "33.4",
+            "3-.4",
+            "13.3+.4",
+            "14.C2.5",
+            "15.炮二平五",
+        ] {
+            assert!(!finish_token(&mut rec, token).unwrap());
+        }
+        let moves: Vec<&str> = rec.moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(
+            moves,
+            ["h2e2", "5++1", "33.4", "3-.4", "3+.4", "C2.5", "炮二平五"]
+        );
+    }
 }
