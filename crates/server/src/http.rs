@@ -91,6 +91,15 @@ pub fn router(state: Arc<AppState>) -> Router {
             post(crate::photo::upload)
                 .layer(axum::extract::DefaultBodyLimit::max(crate::photo::MAX_BYTES)),
         )
+        .route("/api/camera", post(crate::camera::start))
+        .route(
+            "/api/camera/{session}",
+            post(crate::camera::frame)
+                .delete(crate::camera::stop)
+                .layer(axum::extract::DefaultBodyLimit::max(
+                    crate::camera::MAX_FRAME_BYTES,
+                )),
+        )
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/record", get(record))
         .with_state(state)

@@ -6,6 +6,7 @@
 //! - [`hub`], [`table`], [`seat`]: tables, each a task that owns one game and its seats;
 //! - [`games`]: what the page needs from each game beyond the rules;
 //! - [`analysis`]: the analysis board's position checks and engine runs;
+//! - [`photo`], [`camera`]: boards read from photos, and games followed through a camera;
 //! - [`review`]: a game's every position looked at by the strongest engine, moves judged;
 //! - [`store`]: the SQLite file every change is written to before anyone sees it;
 //! - [`limits`]: connection and message bounds per client;
@@ -13,6 +14,7 @@
 
 pub mod analysis;
 pub mod budget;
+pub mod camera;
 pub mod external;
 pub mod games;
 pub mod http;
@@ -63,6 +65,8 @@ pub struct AppState {
     pub photo_reads: tokio::sync::Semaphore,
     /// Analyses running now, on every connection.
     pub analyses: budget::Pool,
+    /// The camera page's sessions.
+    pub cameras: camera::Cameras,
 }
 
 /// A server that is listening.
@@ -97,6 +101,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         connections: limits::Connections::new(config.limits),
         photo_reads: tokio::sync::Semaphore::new(photo::CONCURRENT_READS),
         analyses: budget::Pool::new(config.limits.analyses),
+        cameras: camera::Cameras::default(),
     });
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;

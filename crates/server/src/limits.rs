@@ -33,6 +33,12 @@ pub struct Limits {
     pub analyses: usize,
     /// Longest thinking time per move of a computer seat or an analysis, in milliseconds.
     pub max_think_ms: u64,
+    /// Frames a camera session may send per second, on average (`/api/camera`).
+    pub camera_frames_per_second: f64,
+    /// Frames a camera session may send at once after a quiet time.
+    pub camera_frame_burst: f64,
+    /// Camera sessions one address may hold at once.
+    pub camera_sessions_per_ip: usize,
 }
 
 /// The machine's cores, the unit of the server-wide bounds.
@@ -54,6 +60,9 @@ impl Default for Limits {
             analyses_per_connection: 1,
             analyses: cores(),
             max_think_ms: 30_000,
+            camera_frames_per_second: 4.0,
+            camera_frame_burst: 8.0,
+            camera_sessions_per_ip: 2,
         }
     }
 }

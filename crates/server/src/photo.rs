@@ -36,7 +36,7 @@ pub struct PhotoQuery {
     pub to_move: Option<String>,
 }
 
-fn failure(status: StatusCode, message: &str) -> Response {
+pub(crate) fn failure(status: StatusCode, message: &str) -> Response {
     let body = json!({"v": crate::protocol::VERSION, "error": message}).to_string();
     (
         status,
@@ -108,7 +108,7 @@ pub fn read(bytes: &[u8], q: &PhotoQuery, max_pixels: u64) -> Result<Value, Stri
     if bytes.is_empty() {
         return Err("no photo was sent (the request body is empty)".into());
     }
-    let img = decode(bytes, max_pixels)?;
+    let (img, _) = decode(bytes, max_pixels)?;
     let board = boyi_vision::read_board(
         &img,
         &ReadOptions {
@@ -147,8 +147,8 @@ pub fn read(bytes: &[u8], q: &PhotoQuery, max_pixels: u64) -> Result<Value, Stri
 }
 
 /// Decodes a JPEG or PNG of at most `max_pixels` (checked from its header before decoding),
-/// scaled down for reading.
-fn decode(bytes: &[u8], max_pixels: u64) -> Result<image::RgbImage, String> {
+/// scaled down for reading: the image and the scale it was read at (1 or less).
+pub(crate) fn decode(bytes: &[u8], max_pixels: u64) -> Result<(image::RgbImage, f64), String> {
     let img = boyi_vision::decode_image(bytes, max_pixels).map_err(|e| match e {
         boyi_vision::VisionError::Image { reason, .. } => {
             format!("cannot read the photo: {reason}")
@@ -158,19 +158,15 @@ fn decode(bytes: &[u8], max_pixels: u64) -> Result<image::RgbImage, String> {
     let (w, h) = img.dimensions();
     let long = w.max(h);
     if long <= READ_SIDE {
-        return Ok(img);
+        return Ok((img, 1.0));
     }
     let scale = READ_SIDE as f64 / long as f64;
     let (nw, nh) = (
         ((w as f64 * scale).round() as u32).max(1),
         ((h as f64 * scale).round() as u32).max(1),
     );
-    Ok(image::imageops::resize(
-        &img,
-        nw,
-        nh,
-        image::imageops::FilterType::Triangle,
-    ))
+    let small = image::imageops::resize(&img, nw, nh, image::imageops::FilterType::Triangle);
+    Ok((small, scale))
 }
 
 fn counts(board: &BoardRead) -> (usize, usize) {
@@ -178,7 +174,12 @@ fn counts(board: &BoardRead) -> (usize, usize) {
     (count(Stone::Black), count(Stone::White))
 }
 /// The side to move implied by the stone counts, as the rules allow them.
-fn implied_side(kind: GameKind, b: usize, w: usize, n: usize) -> Result<(Side, String), String> {
+pub(crate) fn implied_side(
+    kind: GameKind,
+    b: usize,
+    w: usize,
+    n: usize,
+) -> Result<(Side, String), String> {
     let impossible = |rule: &str| {
         Err(format!(
             "{b} black and {w} white stones are impossible ({rule})"

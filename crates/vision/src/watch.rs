@@ -5,7 +5,9 @@
 //! down or a passing shadow changes the read from frame to frame, and is never acted on. Each
 //! new settled board is compared with the board the game is at:
 //! - the stones the side to move places in one turn (one in Gomoku, two in a Connect6 turn
-//!   after the first): their move, after which the player's reply is announced;
+//!   after the first): their move, after which the player's reply is announced; the reply
+//!   must be placed as announced, or with [`WatchOptions::place_reply`] off is only a
+//!   suggestion and any turn of the player's colour is taken;
 //! - part of a turn (the first stone of a Connect6 pair): wait for the rest;
 //! - anything else (a stone too many, of the wrong colour, moved or removed): a warning,
 //!   and the game stays where it was until the board shows a legal continuation again.
@@ -86,6 +88,10 @@ pub struct WatchOptions {
     pub me: Stone,
     /// Frames in a row that must read the same stones for a board to count as settled.
     pub settle: usize,
+    /// Whether the player's reply must be placed where it was announced (a robot arm, or a
+    /// person playing the computer's moves). When not, the reply is only a suggestion: any
+    /// turn of the player's colour is taken as played.
+    pub place_reply: bool,
 }
 
 /// The watch loop.
@@ -131,17 +137,27 @@ impl<R: Referee> Watcher<R> {
 
     /// Reads one frame and reports what it settles.
     pub fn frame(&mut self, img: &RgbImage) -> Vec<Event> {
-        let opts = ReadOptions {
-            size: self.size,
-            corners: None,
-        };
-        match crate::read_board(img, &opts) {
+        match crate::read_board(img, &self.read_options()) {
             Ok(read) => self.read(&read),
             Err(_) => {
-                self.push(None);
+                self.no_board();
                 Vec::new()
             }
         }
+    }
+
+    /// How a frame is read: with the board's size once it is known.
+    pub fn read_options(&self) -> ReadOptions {
+        ReadOptions {
+            size: self.size,
+            corners: None,
+        }
+    }
+
+    /// A frame in which no board was read (a hand over most of it, the camera turned away):
+    /// it breaks the run of agreeing frames.
+    pub fn no_board(&mut self) {
+        self.push(None);
     }
 
     /// Takes one frame's read and reports what it settles.
@@ -216,14 +232,18 @@ impl<R: Referee> Watcher<R> {
                 let n = read.size;
                 match self.turn(&stones, side, points.len()) {
                     Change::None | Change::Partial => {}
-                    Change::Turn(seen) if same_points(&seen, &points) => {
-                        match self.referee.play(&points) {
+                    Change::Turn(seen) if same_points(&seen, &points) || !self.opts.place_reply => {
+                        match self.referee.play(&seen) {
                             Ok(text) => {
                                 self.board = stones;
-                                out.push(Event::Move { side, text, points });
+                                out.push(Event::Move {
+                                    side,
+                                    text,
+                                    points: seen,
+                                });
                                 self.next_turn(read, &mut out);
                             }
-                            Err(why) => out.push(warning(format!("the reply is not legal: {why}"))),
+                            Err(why) => out.push(warning(format!("not a legal move: {why}"))),
                         }
                     }
                     Change::Turn(seen) => out.push(warning(format!(

@@ -108,6 +108,15 @@ fn turn(text: &str, stone: Stone) -> Vec<Placement> {
 /// Runs the watcher over the frames of `turns` and returns its events with the frame each
 /// came on.
 fn watch(seed: u64, turns: &[Vec<Placement>], replies: &[&str]) -> (Vec<(Shot, Event)>, State) {
+    watch_with(seed, turns, replies, true)
+}
+
+fn watch_with(
+    seed: u64,
+    turns: &[Vec<Placement>],
+    replies: &[&str],
+    place_reply: bool,
+) -> (Vec<(Shot, Event)>, State) {
     let opts = SynthOptions {
         seed,
         level: Level::Easy,
@@ -123,6 +132,7 @@ fn watch(seed: u64, turns: &[Vec<Placement>], replies: &[&str]) -> (Vec<(Shot, E
             size: None,
             me: Stone::White,
             settle: 3,
+            place_reply,
         },
         Script::new(&replies),
     );
@@ -231,4 +241,31 @@ fn changes_that_are_not_one_move_are_warned_of_and_ignored() {
             points: vec![at("e5")]
         }
     );
+}
+
+#[test]
+fn a_suggested_reply_need_not_be_placed() {
+    // White is told c5 and e5 but plays d5 and f5: each is taken as white's move.
+    let turns = vec![
+        turn("c3", Stone::Black),
+        turn("d5", Stone::White),
+        turn("d3", Stone::Black),
+        turn("f5", Stone::White),
+    ];
+    let (events, state) = watch_with(23, &turns, &["c5", "e5", "g5"], false);
+    let s = summary(&events);
+    assert_eq!(
+        s,
+        [
+            "position 9/9/9/9/9/9/9/9/9",
+            "move Black c3",
+            "reply c5",
+            "move White d5",
+            "move Black d3",
+            "reply e5",
+            "move White f5",
+        ],
+        "{s:#?}"
+    );
+    assert_eq!(state, State::Opponent);
 }

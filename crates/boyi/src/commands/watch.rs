@@ -1,17 +1,19 @@
 //! `boyi watch SOURCE`: watches a Gomoku or Connect6 game on a real board through a camera,
 //! and answers each of the opponent's turns with the player's move, where a robot arm (or a
-//! person) places it. The loop itself is `boyi_vision::watch`; this command feeds it frames
-//! and gives it the game's rules and the player. Output: one JSON object a line.
+//! person) places it. The loop itself is `boyi_vision::watch`, with the rules and the player
+//! of `boyi_server::camera::referee` (the camera page's too); this command feeds it frames.
+//! Output: one JSON object a line.
 
 use super::frames::{self, Frame};
 use super::vision::{DEFAULT_MAX_MEGAPIXELS, DEFAULT_MOVETIME_MS, max_pixels};
 use anyhow::{Context, Result, bail};
-use boyi_core::{Point as BoardPoint, Side};
-use boyi_engines::{BuildContext, GameHistory, GamePlayers, Info, Limits, Player, StopFlag, build};
+use boyi_engines::{BuildContext, GamePlayers, Limits, build};
+use boyi_games::GameKind;
 use boyi_games::connect6::Connect6;
 use boyi_games::gomoku::Gomoku;
+use boyi_server::camera::referee::GameReferee;
 use boyi_vision::Stone;
-use boyi_vision::watch::{Event, Point, Referee, WatchOptions, Watcher, colour};
+use boyi_vision::watch::{Event, WatchOptions, Watcher};
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -60,8 +62,8 @@ pub enum Colour {
 
 pub fn run(args: &WatchArgs) -> Result<()> {
     match args.game.as_str() {
-        "gomoku" => watch::<Gomoku>(args, 1),
-        "connect6" => watch::<Connect6>(args, 2),
+        "gomoku" => watch::<Gomoku>(args, GameKind::Gomoku),
+        "connect6" => watch::<Connect6>(args, GameKind::Connect6),
         "jiu" | "xiangqi" => bail!(
             "boyi watch follows games played by placing stones (gomoku, connect6); {} is not one",
             args.game
@@ -70,7 +72,7 @@ pub fn run(args: &WatchArgs) -> Result<()> {
     }
 }
 
-fn watch<G: GamePlayers>(args: &WatchArgs, per_turn: usize) -> Result<()> {
+fn watch<G: GamePlayers>(args: &WatchArgs, kind: GameKind) -> Result<()> {
     if let Some(n) = args.size
         && !(5..=26).contains(&n)
     {
@@ -86,17 +88,16 @@ fn watch<G: GamePlayers>(args: &WatchArgs, per_turn: usize) -> Result<()> {
         Colour::Black => Stone::Black,
         Colour::White => Stone::White,
     };
-    let referee = GameReferee::<G> {
-        history: None,
-        player,
-        per_turn,
-        size: 0,
-        movetime: Duration::from_millis(args.movetime.max(1)),
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(args.movetime.max(1))),
+        ..Limits::default()
     };
+    let referee = GameReferee::<G>::new(kind, player, limits, None);
     let opts = WatchOptions {
         size: args.size,
         me,
         settle: args.settle,
+        place_reply: true,
     };
     let mut watcher = Watcher::new(opts, referee);
     let mut source = frames::open(&args.source, !args.no_follow, args.every_frame)?;
@@ -126,150 +127,8 @@ fn emit(v: Value) -> Result<()> {
     Ok(())
 }
 
-fn side_name(s: Stone) -> &'static str {
-    colour(s)
-}
-
 fn event_json(e: &Event, frame: &str) -> Value {
-    let pairs =
-        |points: &[Point]| -> Vec<[usize; 2]> { points.iter().map(|&(c, r)| [c, r]).collect() };
-    match e {
-        Event::Position { text, to_move } => {
-            json!({"event": "position", "frame": frame, "position": text, "to_move": side_name(*to_move)})
-        }
-        Event::Move { side, text, points } => json!({
-            "event": "move", "frame": frame, "side": side_name(*side), "move": text, "points": pairs(points)
-        }),
-        Event::Reply {
-            text,
-            points,
-            pixels,
-        } => {
-            let pixel: Vec<[f64; 2]> = pixels
-                .iter()
-                .map(|&(x, y)| [(x * 10.0).round() / 10.0, (y * 10.0).round() / 10.0])
-                .collect();
-            json!({"event": "reply", "frame": frame, "move": text, "points": pairs(points), "pixel": pixel})
-        }
-        Event::Warning { message } => {
-            json!({"event": "warning", "frame": frame, "message": message})
-        }
-        Event::Result { text } => json!({"event": "result", "frame": frame, "result": text}),
-    }
-}
-
-/// The game's rules and the player, for the watch loop.
-struct GameReferee<G: GamePlayers> {
-    history: Option<GameHistory<G>>,
-    player: Box<dyn Player<G>>,
-    /// Stones a turn places after the first (Connect6: two).
-    per_turn: usize,
-    /// Lines each way, once started.
-    size: usize,
-    movetime: Duration,
-}
-
-impl<G: GamePlayers> GameReferee<G> {
-    fn pos(&self) -> &G {
-        self.history
-            .as_ref()
-            .expect("the game starts before it is played")
-            .current()
-    }
-
-    /// Reading coordinates (row from the top) → the game's point (row from the bottom).
-    fn board_point(&self, (c, r): Point) -> BoardPoint {
-        let n = self.size;
-        BoardPoint {
-            col: c as u8,
-            row: (n - 1 - r) as u8,
-        }
-    }
-}
-
-impl<G: GamePlayers> Referee for GameReferee<G> {
-    fn start(&mut self, size: usize, stones: &[Stone]) -> Result<(), String> {
-        let (b, w) = (
-            stones.iter().filter(|s| **s == Stone::Black).count(),
-            stones.iter().filter(|s| **s == Stone::White).count(),
-        );
-        let side = if self.per_turn == 1 {
-            super::vision::gomoku_side(b, w)
-        } else {
-            super::vision::connect6_side(b, w)
-        }
-        .ok_or_else(|| format!("{b} black and {w} white stones cannot come from play"))?;
-        let text = format!(
-            "{} {}",
-            boyi_vision::position_rows(size, stones),
-            side.letter()
-        );
-        let pos = G::from_text(&Default::default(), &text).map_err(|e| e.to_string())?;
-        self.history = Some(GameHistory::new(pos));
-        self.size = size;
-        Ok(())
-    }
-
-    fn position(&self) -> String {
-        self.pos().to_text()
-    }
-
-    fn to_move(&self) -> Stone {
-        match self.pos().side_to_move() {
-            Side::Black => Stone::Black,
-            Side::White => Stone::White,
-        }
-    }
-
-    fn stones_this_turn(&self) -> usize {
-        // Connect6's first move (black's, on an empty board) is one stone.
-        let empty = self
-            .pos()
-            .to_text()
-            .split(' ')
-            .next()
-            .is_some_and(|rows| !rows.contains(['x', 'o']));
-        if empty { 1 } else { self.per_turn }
-    }
-
-    fn play(&mut self, points: &[Point]) -> Result<String, String> {
-        let names: Vec<String> = points
-            .iter()
-            .map(|&p| self.board_point(p).to_string())
-            .collect();
-        let pos = self.pos();
-        let mv = pos
-            .parse_move(&names.join(" "))
-            .map_err(|e| e.to_string())?;
-        if !pos.is_legal(&mv) {
-            return Err(format!("{} is not legal here", names.join(" ")));
-        }
-        let text = pos.format_move(&mv);
-        self.history.as_mut().expect("started").push(mv);
-        Ok(text)
-    }
-
-    fn result(&self) -> Option<String> {
-        self.pos().outcome().map(|o| o.to_string())
-    }
-
-    fn reply(&mut self) -> Result<(String, Vec<Point>), String> {
-        let limits = Limits {
-            movetime: Some(self.movetime),
-            ..Limits::default()
-        };
-        let history = self.history.as_ref().expect("started");
-        let mv = self
-            .player
-            .choose(history, &limits, &StopFlag::new(), &mut |_: Info| {})
-            .map_err(|e| format!("{}: {e}", self.player.name()))?;
-        let n = self.size;
-        let text = self.pos().format_move(&mv);
-        let points = text
-            .split_whitespace()
-            .filter_map(|t| BoardPoint::parse(t, n).ok())
-            .map(|p| (p.col as usize, n - 1 - p.row as usize))
-            .collect();
-        Ok((text, points))
-    }
+    let mut v = boyi_server::camera::referee::event_json(e);
+    v["frame"] = frame.into();
+    v
 }

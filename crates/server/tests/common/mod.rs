@@ -247,10 +247,21 @@ fn dechunk(body: &str) -> String {
 
 /// A plain HTTP POST of `body` on loopback (status, body).
 pub async fn http_post(addr: SocketAddr, path: &str, kind: &str, body: &[u8]) -> (u16, String) {
+    http_send(addr, "POST", path, kind, body).await
+}
+
+/// A plain HTTP request of `method` with `body` on loopback (status, body).
+pub async fn http_send(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    kind: &str,
+    body: &[u8],
+) -> (u16, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut s = TcpStream::connect(addr).await.unwrap();
     let head = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     );
     s.write_all(head.as_bytes()).await.unwrap();
