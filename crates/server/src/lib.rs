@@ -26,6 +26,7 @@ pub mod review;
 pub mod seat;
 pub mod store;
 pub mod table;
+pub mod tls;
 pub mod ws;
 
 use std::net::SocketAddr;
@@ -42,6 +43,8 @@ pub struct Config {
     pub engines: external::Engines,
     /// How long a table nobody has moved at stays in the lobby after its last change.
     pub lobby_idle: std::time::Duration,
+    /// HTTPS with these files; plain HTTP without.
+    pub tls: Option<tls::TlsFiles>,
 }
 
 impl Default for Config {
@@ -52,6 +55,7 @@ impl Default for Config {
             limits: limits::Limits::default(),
             engines: external::Engines::default(),
             lobby_idle: hub::LOBBY_IDLE,
+            tls: None,
         }
     }
 }
@@ -72,6 +76,8 @@ pub struct AppState {
 /// A server that is listening.
 pub struct Running {
     pub addr: SocketAddr,
+    /// Whether it speaks HTTPS.
+    pub tls: bool,
     /// Unfinished games brought back from the database at start.
     pub resumed: usize,
     serve: tokio::task::JoinHandle<std::io::Result<()>>,
@@ -87,6 +93,13 @@ impl Running {
 
 /// Opens the database, resumes unfinished games and starts listening (inside a tokio runtime).
 pub async fn start(config: Config) -> anyhow::Result<Running> {
+    // The TLS files are checked before the database is opened.
+    let tls = config
+        .tls
+        .as_ref()
+        .map(tls::server_config)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
     let store = store::Store::open(&config.db)?;
     let hub = hub::Hub::new(
         store,
@@ -106,9 +119,21 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
     let app = http::router(state).into_make_service_with_connect_info::<SocketAddr>();
-    let serve = tokio::spawn(async move { axum::serve(listener, app).await });
+    let secure = tls.is_some();
+    let serve = match tls {
+        None => tokio::spawn(async move { axum::serve(listener, app).await }),
+        Some(tls) => {
+            let listener = listener.into_std()?;
+            let server = axum_server::from_tcp_rustls(
+                listener,
+                axum_server::tls_rustls::RustlsConfig::from_config(tls),
+            )?;
+            tokio::spawn(async move { server.serve(app).await })
+        }
+    };
     Ok(Running {
         addr,
+        tls: secure,
         resumed,
         serve,
     })

@@ -1,7 +1,7 @@
 //! `boyi serve`: the web server with its embedded page and SQLite database.
 
 use anyhow::{Context, Result};
-use boyi_server::{Config, external::Engines, limits::Limits};
+use boyi_server::{Config, external::Engines, limits::Limits, tls::TlsFiles};
 use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -45,6 +45,12 @@ pub struct ServeArgs {
     /// Longest thinking time per move of a computer seat or an analysis, in milliseconds.
     #[arg(long, default_value_t = Limits::default().max_think_ms)]
     pub max_think_ms: u64,
+    /// Frames per second one Camera page session may send to /api/camera, on average.
+    #[arg(long, default_value_t = Limits::default().camera_frames_per_second)]
+    pub camera_frames_per_second: f64,
+    /// Camera page sessions one address may hold at once.
+    #[arg(long, default_value_t = Limits::default().camera_sessions_per_ip)]
+    pub camera_sessions_per_ip: usize,
     /// An external engine tables may seat as the computer player `engine:NAME`, e.g.
     /// `--engine pbrain=cmd:"./pbrain-x"@gomocup` (repeatable). Only these command lines are
     /// ever run; clients can choose among them but never give their own.
@@ -54,11 +60,24 @@ pub struct ServeArgs {
     /// link still works afterwards).
     #[arg(long, default_value_t = boyi_server::hub::LOBBY_IDLE.as_secs())]
     pub lobby_idle_seconds: u64,
+    /// Serve HTTPS with this certificate chain (PEM, the server's certificate first), e.g. so
+    /// a phone on the network may use its camera on the Camera page; with --tls-key.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM: PKCS#8, PKCS#1 or SEC1).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
 }
 
 pub fn run(args: &ServeArgs) -> Result<()> {
     if args.max_think_ms < 10 {
         anyhow::bail!("--max-think-ms must be at least 10");
+    }
+    if !(args.camera_frames_per_second > 0.0 && args.camera_frames_per_second <= 60.0) {
+        anyhow::bail!(
+            "--camera-frames-per-second {} must be above 0 and at most 60",
+            args.camera_frames_per_second
+        );
     }
     let engines = Engines::parse(&args.engines).map_err(anyhow::Error::msg)?;
     let config = Config {
@@ -76,10 +95,20 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             analyses_per_connection: args.analyses_per_connection,
             analyses: args.analyses,
             max_think_ms: args.max_think_ms,
+            camera_frames_per_second: args.camera_frames_per_second,
+            camera_frame_burst: 2.0 * args.camera_frames_per_second,
+            camera_sessions_per_ip: args.camera_sessions_per_ip,
             ..Limits::default()
         },
         engines,
         lobby_idle: std::time::Duration::from_secs(args.lobby_idle_seconds),
+        tls: match (&args.tls_cert, &args.tls_key) {
+            (Some(cert), Some(key)) => Some(TlsFiles {
+                cert: cert.clone(),
+                key: key.clone(),
+            }),
+            _ => None,
+        },
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async {
@@ -87,7 +116,8 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             .await
             .with_context(|| format!("starting the server on {}", config.addr))?;
         eprintln!(
-            "boyi serve: http://{} (database {}, {} unfinished game(s) resumed)",
+            "boyi serve: {}://{} (database {}, {} unfinished game(s) resumed)",
+            if running.tls { "https" } else { "http" },
             running.addr,
             config.db.display(),
             running.resumed
