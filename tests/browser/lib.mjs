@@ -31,14 +31,15 @@ export function startServer() {
   });
 }
 
-// A person: a browser of their own (its own storage), English unless `locale` says.
+// A person: a browser of their own (its own storage), English unless `locale` says;
+// `args`: more Chromium switches (a fake camera).
 export async function launchPerson(name, opts = {}) {
   const dir = mkdtempSync(join(work, `profile-${name}-`));
   const ctx = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      '--disable-background-networking', '--disable-component-update', '--disable-sync', ...(opts.args || [])],
     viewport: opts.viewport || DESKTOP,
     locale: opts.locale || 'en-US',
     colorScheme: opts.colorScheme || 'light',

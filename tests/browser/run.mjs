@@ -1,5 +1,5 @@
 // Boyi's page in real headless Chromium, as people use it: games at tables by clicking,
-// invitations, the analysis board for every game, reviews, photos, phone widths, both
+// invitations, the analysis board for every game, reviews, photos, a camera, phone widths, both
 // languages and themes. Screenshots go to artifacts/ (and docs/screens/ with BOYI_SCREENS).
 //
 // Needs: `boyi` built (BOYI_BIN, default ../../target/debug/boyi) and Chromium
@@ -10,6 +10,7 @@ import { gomokuAgainstALevel, xiangqiPickPlaceAndCheck, flipAndResign, renjuForb
 import { everyGameOnTheAnalysisBoard, engineOnTheAnalysisBoard, reviewAFinishedGame } from './analysis.mjs';
 import { phoneWidths, languagesThemesAndSound, screenshotsOfEveryGame } from './looks.mjs';
 import { photoUpload } from './photo.mjs';
+import { fakeCameraFile, fakeCameraArgs, cameraFollowsAGame } from './camera.mjs';
 
 const server = await startServer();
 const browsers = [];
@@ -46,6 +47,7 @@ try {
   await test('the engine on the analysis board', () => engineOnTheAnalysisBoard(one));
   await test('review of a finished game', () => reviewAFinishedGame(one, inviteGame || gomokuGame));
   await test('a photo of a board', () => photoUpload(one));
+  await test('a game followed through the camera', async () => cameraFollowsAGame(await person('camera', { args: fakeCameraArgs(fakeCameraFile()) })));
   await test('phone widths', async () => phoneWidths(await person('phone', { viewport: PHONE }), inviteGame || gomokuGame));
   await test('languages, themes and sound', async () => languagesThemesAndSound(await person('zh', { locale: 'zh-CN' })));
   await test('screenshots of every game', () => screenshotsOfEveryGame(one));

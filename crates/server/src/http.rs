@@ -59,6 +59,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../assets/js/analysis.js"),
     ),
     ("js/photo.js", JS, include_str!("../assets/js/photo.js")),
+    ("js/camera.js", JS, include_str!("../assets/js/camera.js")),
     ("js/rules.js", JS, include_str!("../assets/js/rules.js")),
     (
         "js/rulestext.js",

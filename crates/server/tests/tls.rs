@@ -72,7 +72,7 @@ async fn the_page_the_api_and_the_websocket_are_served_over_tls() {
             .contains("content-security-policy"),
         "{page}"
     );
-    let script = https(server.addr, &root, &get("/assets/style.css")).await;
+    let script = https(server.addr, &root, &get("/assets/js/camera.js")).await;
     assert!(script.starts_with("HTTP/1.1 200"), "{script}");
     let meta = https(server.addr, &root, &get("/api/meta")).await;
     assert!(

@@ -6,7 +6,7 @@ import { pref, setPref } from './local.js';
 const EN = {
   loading: 'Loading…',
   'conn.lost': 'Connection lost — reconnecting…',
-  'nav.lobby': 'Lobby', 'nav.new': 'New game', 'nav.analysis': 'Analysis board', 'nav.photo': 'Photo', 'nav.rules': 'Rules',
+  'nav.lobby': 'Lobby', 'nav.new': 'New game', 'nav.analysis': 'Analysis board', 'nav.photo': 'Photo', 'nav.camera': 'Camera', 'nav.rules': 'Rules',
   'nav.first': 'First position', 'nav.prev': 'Previous move (←)', 'nav.next': 'Next move (→)', 'nav.last': 'Last position',
   'nav.language': 'Language', 'nav.mute': 'Sound off', 'nav.unmute': 'Sound on',
   'lobby.tables': 'Tables', 'lobby.finished': 'Finished games', 'lobby.none': 'No table is being played. Start one!',
@@ -55,13 +55,19 @@ const EN = {
   'photo.tooLarge': 'The photo is larger than 8 MiB.', 'photo.reading': 'Reading the photo…', 'photo.failed': 'Upload failed: {e}',
   'photo.doubtful': 'Least certain:', 'photo.read': 'Read a {size}×{size} {game} board: {black} black, {white} white.',
   'photo.analyse': 'Open on the analysis board', 'photo.play': 'Start a game from it',
+  'cam.title': 'Follow a game through the camera', 'cam.help': 'Point the phone’s or computer’s camera at a real Gomoku or Connect6 board, from above or at a slant, the whole board in view. The board read in the camera is drawn beside it, the suggested move over it, and each move is taken once the board is still. A phone needs the page over HTTPS (serve --tls-cert … --tls-key …).',
+  'cam.as': 'Colour:', 'cam.mode': 'The computer:', 'cam.suggest': 'suggests moves', 'cam.play': 'plays (place its stones)', 'cam.level': 'Level:',
+  'cam.start': 'Start the camera', 'cam.stop': 'Stop', 'cam.stopped': 'The camera is off.',
+  'cam.insecure': 'This browser gives the camera only to pages over HTTPS or on localhost: open the page as https:// (boyi serve --tls-cert FILE --tls-key FILE).',
+  'cam.noCamera': 'No camera: {e}', 'cam.denied': 'permission was refused', 'cam.settling': 'Waiting for a still board…', 'cam.noBoard': '(no board in view)',
+  'cam.waiting': 'Waiting for {side}’s move.', 'cam.suggestion': 'Suggested for {side}: {move}', 'cam.place': 'Place {side} at {move}.', 'cam.over': 'Game over: {result}',
   'rules.title': 'How to play {game}',
 };
 
 const ZH = {
   loading: '加载中…',
   'conn.lost': '连接已断开，正在重连…',
-  'nav.lobby': '大厅', 'nav.new': '新对局', 'nav.analysis': '分析棋盘', 'nav.photo': '拍照识棋', 'nav.rules': '规则',
+  'nav.lobby': '大厅', 'nav.new': '新对局', 'nav.analysis': '分析棋盘', 'nav.photo': '拍照识棋', 'nav.camera': '摄像头', 'nav.rules': '规则',
   'nav.first': '开局', 'nav.prev': '上一步（←）', 'nav.next': '下一步（→）', 'nav.last': '终局',
   'nav.language': '语言', 'nav.mute': '关闭声音', 'nav.unmute': '打开声音',
   'lobby.tables': '对局', 'lobby.finished': '已结束的对局', 'lobby.none': '目前没有对局，来开一局吧！',
@@ -110,6 +116,12 @@ const ZH = {
   'photo.tooLarge': '照片超过 8 MiB。', 'photo.reading': '正在识别照片…', 'photo.failed': '上传失败：{e}',
   'photo.doubtful': '最不确定的点：', 'photo.read': '识别出 {size}×{size} 的{game}棋盘：黑 {black}，白 {white}。',
   'photo.analyse': '在分析棋盘打开', 'photo.play': '从这个局面开局',
+  'cam.title': '摄像头跟棋', 'cam.help': '把手机或电脑的摄像头对准真实的五子棋或六子棋棋盘（俯拍或斜拍，整个棋盘都在画面内）。识别出的棋盘显示在旁边，建议着法画在画面上，棋盘静止后记录每一步。手机需通过 HTTPS 打开本页（serve --tls-cert … --tls-key …）。',
+  'cam.as': '执子：', 'cam.mode': '电脑：', 'cam.suggest': '只给建议', 'cam.play': '下棋（按提示落子）', 'cam.level': '级别：',
+  'cam.start': '打开摄像头', 'cam.stop': '停止', 'cam.stopped': '摄像头已关闭。',
+  'cam.insecure': '浏览器只在 HTTPS 或 localhost 页面上提供摄像头：请用 https:// 打开本页（boyi serve --tls-cert 文件 --tls-key 文件）。',
+  'cam.noCamera': '没有摄像头：{e}', 'cam.denied': '权限被拒绝', 'cam.settling': '等待棋盘静止…', 'cam.noBoard': '（画面中没有棋盘）',
+  'cam.waiting': '等待{side}落子。', 'cam.suggestion': '{side}建议：{move}', 'cam.place': '请在 {move} 放{side}棋子。', 'cam.over': '对局结束：{result}',
   'rules.title': '{game}规则',
 };
 

@@ -11,6 +11,7 @@ import { tableView } from './table.js';
 import { replayView } from './replay.js';
 import { analysisView } from './analysis.js';
 import { photoView } from './photo.js';
+import { cameraView } from './camera.js';
 import { rulesView } from './rules.js';
 import { knowFormats } from './widgets.js';
 
@@ -24,7 +25,7 @@ function speaker(off) {
 
 function header() {
   const nav = document.getElementById('nav');
-  const links = [['#/', 'nav.lobby'], ['#/new', 'nav.new'], ['#/analysis', 'nav.analysis'], ['#/photo', 'nav.photo'], ['#/rules/jiu', 'nav.rules']];
+  const links = [['#/', 'nav.lobby'], ['#/new', 'nav.new'], ['#/analysis', 'nav.analysis'], ['#/photo', 'nav.photo'], ['#/camera', 'nav.camera'], ['#/rules/jiu', 'nav.rules']];
   const langSel = h('select', { id: 'lang', 'aria-label': t('nav.language'), onchange: (e) => setLang(e.target.value) },
     h('option', { value: 'en', selected: lang() === 'en' }, 'English'), h('option', { value: 'zh', selected: lang() === 'zh' }, '中文'));
   const mute = h('button', { id: 'mute', class: 'icon', 'aria-pressed': String(muted()), 'aria-label': muted() ? t('nav.unmute') : t('nav.mute'),
@@ -44,6 +45,7 @@ async function main() {
     r: (id, mode) => replayView(id, mode),
     analysis: () => analysisView(meta),
     photo: () => photoView(meta),
+    camera: () => cameraView(meta),
     rules: (game) => rulesView(game),
   });
   header();

@@ -217,8 +217,7 @@ impl Cameras {
     /// Opens a session for `ip`, within the limits: its id.
     fn open(&self, ip: IpAddr, limits: &Limits, follow: Box<dyn Follow>) -> Result<String, String> {
         let mut sessions = lock(&self.sessions);
-        let now = Instant::now();
-        sessions.retain(|_, s| now.duration_since(*lock(&s.seen)) < IDLE);
+        sweep(&mut sessions);
         let mine = sessions.values().filter(|s| s.ip == ip).count();
         if mine >= limits.camera_sessions_per_ip {
             return Err(format!(
@@ -231,7 +230,7 @@ impl Cameras {
         let id = crate::seat::new_token();
         let session = Session {
             ip,
-            seen: Mutex::new(now),
+            seen: Mutex::new(Instant::now()),
             frames: Mutex::new(Bucket::new(
                 limits.camera_frames_per_second,
                 limits.camera_frame_burst.max(1.0),
@@ -243,8 +242,16 @@ impl Cameras {
     }
 
     fn get(&self, id: &str) -> Option<Arc<Session>> {
-        lock(&self.sessions).get(id).cloned()
+        let mut sessions = lock(&self.sessions);
+        sweep(&mut sessions);
+        sessions.get(id).cloned()
     }
+}
+
+/// Drops the sessions idle for [`IDLE`] (with their players).
+fn sweep(sessions: &mut HashMap<String, Arc<Session>>) {
+    let now = Instant::now();
+    sessions.retain(|_, s| now.duration_since(*lock(&s.seen)) < IDLE);
 }
 
 /// The watch loop of the game asked for, with its level as the player.
