@@ -38,6 +38,7 @@ export async function launchPerson(name, opts = {}) {
   const ctx = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
     headless: true,
+    timeout: 60000,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync', ...(opts.args || [])],
     viewport: opts.viewport || DESKTOP,

@@ -12,21 +12,42 @@ import { phoneWidths, languagesThemesAndSound, screenshotsOfEveryGame } from './
 import { photoUpload } from './photo.mjs';
 import { fakeCameraFile, fakeCameraArgs, cameraFollowsAGame } from './camera.mjs';
 
+// No step may hang CI: each test has a time limit, and the whole run another; past it the run
+// says which test was running, stops the server and Chromium, and fails.
+const TEST_LIMIT_S = 300;
+const RUN_LIMIT_S = 1800;
+const started = Date.now();
+let current = 'starting the server';
 const server = await startServer();
 const browsers = [];
-const person = async (name, opts) => { const p = await launchPerson(name, opts); browsers.push(p); return p.page; };
-const started = Date.now();
+const watchdog = setTimeout(() => {
+  console.error(`FAILED: the browser tests ran over ${RUN_LIMIT_S} s, in: ${current}`);
+  server.kill();
+  for (const b of browsers) b.ctx.close().catch(() => {});
+  process.exit(1);
+}, RUN_LIMIT_S * 1000);
+const person = async (name, opts) => {
+  current = `starting Chromium for ${name}`;
+  const p = await launchPerson(name, opts);
+  browsers.push(p);
+  return p.page;
+};
 let passed = 0, failed = 0;
 async function test(name, f) {
   const t0 = Date.now();
+  current = name;
+  let timer;
+  const limit = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no result within ${TEST_LIMIT_S} s`)), TEST_LIMIT_S * 1000); });
   try {
-    await f();
+    await Promise.race([f(), limit]);
     passed += 1;
     console.log(`ok: ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   } catch (e) {
     failed += 1;
     console.error(`FAILED: ${name}\n`, e);
     for (const b of browsers) await shot(b.page, `failure-${b.name}-${failed}`).catch(() => {});
+  } finally {
+    clearTimeout(timer);
   }
 }
 try {
@@ -56,6 +77,7 @@ try {
   failed += 1;
 } finally {
   for (const b of browsers) await b.ctx.close().catch(() => {});
+  clearTimeout(watchdog);
   server.kill();
   rmSync(work, { recursive: true, force: true });
   console.log(`${passed} passed, ${failed} failed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
