@@ -20,14 +20,20 @@ export const PHONE = { width: 390, height: 844 };
 // How long a table nobody has moved at stays in the lobby on the test server, in seconds.
 export const LOBBY_IDLE = 5;
 
+// Starts `boyi serve` and resolves once it says it is listening. The server's stderr comes in
+// chunks of any size, so the line is looked for in everything read so far.
 export function startServer() {
   const proc = spawn(BOYI, ['serve', '--addr', `127.0.0.1:${PORT}`, '--db', join(work, 'boyi.sqlite'), '--lobby-idle-seconds', String(LOBBY_IDLE)], { stdio: ['ignore', 'inherit', 'pipe'] });
   return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => { proc.kill(); reject(new Error('boyi serve did not say it was listening within 60 s')); }, 60000);
     proc.stderr.on('data', (d) => {
       process.stderr.write(d);
-      if (String(d).includes('boyi serve: http://')) resolve(proc);
+      if (seen === null) return;
+      seen += String(d);
+      if (seen.includes('boyi serve: http://')) { seen = null; clearTimeout(timer); resolve(proc); }
     });
-    proc.on('exit', (code) => reject(new Error(`boyi serve exited with ${code}`)));
+    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`boyi serve exited with ${code}`)); });
   });
 }
 
@@ -80,24 +86,30 @@ export async function newGame(page, opts) {
   return page.evaluate(() => location.hash.split('/')[2]);
 }
 
+// How long a request over the protocol may wait for its answer, in milliseconds: past it the
+// step fails instead of hanging.
+const ANSWER_MS = 60000;
+
 // Sends one request over a WebSocket of its own from the page and returns the answer of
 // type `want`.
 export async function ask(page, req, want) {
-  return page.evaluate(([r, w]) => new Promise((resolve, reject) => {
+  return page.evaluate(([r, w, limit]) => new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://${location.host}/ws`);
+    setTimeout(() => { ws.close(); reject(new Error(`no ${w} answer to ${r.type} within ${limit} ms`)); }, limit);
     ws.onopen = () => ws.send(JSON.stringify({ v: 3, ...r }));
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
       if (m.type === w) { ws.close(); resolve(m); } else if (m.type === 'error') { ws.close(); reject(Object.assign(new Error(m.message), { code: m.code })); }
     };
-  }), [req, want]);
+  }), [req, want, ANSWER_MS]);
 }
 
 // Plays `moves` at `table` over the protocol with the seat tokens `tokens`.
 export async function playMoves(page, table, tokens, moves) {
-  await page.evaluate(([t, tok, ms]) => new Promise((resolve, reject) => {
+  await page.evaluate(([t, tok, ms, limit]) => new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://${location.host}/ws`);
     let i = 0;
+    setTimeout(() => { ws.close(); reject(new Error(`${ms.length} moves not played at ${t} within ${limit} ms (at move ${i})`)); }, limit);
     ws.onopen = () => ws.send(JSON.stringify({ v: 3, type: 'watch', table: t }));
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
@@ -109,7 +121,7 @@ export async function playMoves(page, table, tokens, moves) {
       ws.send(JSON.stringify({ v: 3, type: 'move', table: t, token: tok[m.to_move], move: ms[i] }));
       i += 1;
     };
-  }), [table, tokens, moves]);
+  }), [table, tokens, moves, ANSWER_MS]);
 }
 
 // Creates a table straight over the protocol (for a set-up position), keeps its seats in

@@ -179,8 +179,9 @@ export async function invitations(ann, bob, eve) {
   const second = await ann.locator('input.invite-link').inputValue();
   assert.notEqual(second, link);
   // A client older than protocol version 3 cannot join through a link: told to reload.
-  const old = await eve.evaluate(([t, tok]) => new Promise((resolve) => {
+  const old = await eve.evaluate(([t, tok]) => new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://${location.host}/ws`);
+    setTimeout(() => { ws.close(); reject(new Error('no answer to a version 2 join within 60 s')); }, 60000);
     ws.onopen = () => ws.send(JSON.stringify({ v: 2, type: 'join', table: t, token: tok }));
     ws.onmessage = (ev) => { const m = JSON.parse(ev.data); if (m.type === 'error') { ws.close(); resolve(m); } };
   }), [table, second.split('/').pop()]);

@@ -115,13 +115,15 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         let running = boyi_server::start(config.clone())
             .await
             .with_context(|| format!("starting the server on {}", config.addr))?;
-        eprintln!(
-            "boyi serve: {}://{} (database {}, {} unfinished game(s) resumed)",
+        // One write: whoever waits for this line (a script, a test) reads it whole.
+        let ready = format!(
+            "boyi serve: {}://{} (database {}, {} unfinished game(s) resumed)\n",
             if running.tls { "https" } else { "http" },
             running.addr,
             config.db.display(),
             running.resumed
         );
+        eprint!("{ready}");
         let result = tokio::select! {
             r = running.wait() => r,
             _ = tokio::signal::ctrl_c() => Ok(()),
