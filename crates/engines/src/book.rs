@@ -3,7 +3,9 @@
 //! once it is not. The book is probed on every move, so a game that transposes back into the
 //! book plays book moves again.
 
-use crate::player::{GameHistory, Info, InfoSink, Limits, Player, PlayerError, StopFlag};
+use crate::player::{
+    GameHistory, Info, InfoSink, Limits, Player, PlayerError, StopFlag, Swap2Reply,
+};
 use boyi_core::rng::SplitMix64;
 use boyi_core::{Game, TextError, text_err};
 use boyi_records::book::{Book, BookMove, MoveStats};
@@ -164,6 +166,15 @@ impl<G: Game> Player<G> for BookPlayer<G> {
         }
         self.inner.choose(game, limits, stop, info)
     }
+
+    // The book holds moves, not swap decisions: those are the wrapped player's.
+    fn swap1(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
+        self.inner.swap1(game, limits)
+    }
+
+    fn swap2(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
+        self.inner.swap2(game, limits)
+    }
 }
 
 #[cfg(test)]
@@ -227,6 +238,30 @@ mod tests {
         // The book folds the board's symmetries: i9 may come back as any of its images.
         let mv = start.current().format_move(&mv);
         assert!(["g7", "g9", "i7", "i9"].contains(&mv.as_str()), "{mv}");
+    }
+
+    #[test]
+    fn swap_decisions_are_the_wrapped_players() {
+        use crate::testing::Swapper;
+        let mut game = GameHistory::new(Gomoku::start(&Default::default(), None).unwrap());
+        let mut p = BookPlayer::new(Box::new(Swapper), book(), 1);
+        let stones = Swap2Reply::Stones(Swapper::STONES.map(String::from).to_vec());
+        assert_eq!(p.swap1(&game, &Limits::default()).unwrap(), stones);
+        assert_eq!(p.swap2(&game, &Limits::default()).unwrap(), stones);
+        for s in Swapper::STONES {
+            game.push_text(s).unwrap();
+        }
+        assert_eq!(
+            p.swap2(&game, &Limits::default()).unwrap(),
+            Swap2Reply::Swap
+        );
+        // A player without swap openings stays without them behind a book.
+        let mut plain = BookPlayer::new(Box::new(RandomPlayer::new(3)), book(), 1);
+        let err = plain.swap2(&game, &Limits::default()).unwrap_err();
+        assert!(matches!(err, PlayerError::Unsupported(_)), "{err:?}");
+        // And the game goes on: a move off the book from the wrapped player.
+        let (mv, _) = play(&mut p, &game);
+        assert!(!Swapper::STONES.contains(&mv.as_str()));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Deterministic players for tests of protocols and the arena: their answers do not depend on
 //! timing, so transcripts can be compared line by line.
 
-use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
+use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag, Swap2Reply};
 use boyi_core::Game;
 use std::time::Duration;
 
@@ -54,5 +54,47 @@ impl<G: Game> Player<G> for UntilStopped {
             .into_iter()
             .next()
             .ok_or(PlayerError::GameOver)
+    }
+}
+
+/// Plays the first legal move and answers every swap decision with fixed stones on the
+/// empty board and a swap after that: a player whose swap answers a wrapper must pass on.
+#[derive(Debug, Default, Clone)]
+pub struct Swapper;
+
+impl Swapper {
+    /// Its opening stones on the empty board (swap1 and swap2 alike).
+    pub const STONES: [&'static str; 3] = ["h8", "h9", "i9"];
+
+    fn reply<G: Game>(game: &GameHistory<G>) -> Swap2Reply {
+        if game.moves().is_empty() {
+            Swap2Reply::Stones(Self::STONES.iter().map(|s| s.to_string()).collect())
+        } else {
+            Swap2Reply::Swap
+        }
+    }
+}
+
+impl<G: Game> Player<G> for Swapper {
+    fn name(&self) -> String {
+        "swapper".into()
+    }
+
+    fn choose(
+        &mut self,
+        game: &GameHistory<G>,
+        limits: &Limits,
+        stop: &StopFlag,
+        info: &mut dyn FnMut(Info),
+    ) -> Result<G::Move, PlayerError> {
+        FirstMove.choose(game, limits, stop, info)
+    }
+
+    fn swap1(&mut self, game: &GameHistory<G>, _: &Limits) -> Result<Swap2Reply, PlayerError> {
+        Ok(Self::reply(game))
+    }
+
+    fn swap2(&mut self, game: &GameHistory<G>, _: &Limits) -> Result<Swap2Reply, PlayerError> {
+        Ok(Self::reply(game))
     }
 }

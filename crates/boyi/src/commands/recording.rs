@@ -3,7 +3,7 @@
 //! store's live-game API (begin, append each move with the hash it leads to, finish).
 
 use boyi_core::Game;
-use boyi_engines::{GameHistory, InfoSink, Limits, Player, PlayerError, StopFlag};
+use boyi_engines::{GameHistory, InfoSink, Limits, Player, PlayerError, StopFlag, Swap2Reply};
 use boyi_records::{Date, GameRecord, GameResult, RecordedMove, check, header_for};
 use boyi_store::{GameId, Store};
 use std::time::Instant;
@@ -152,5 +152,49 @@ impl<G: Game> Player<G> for RecordingPlayer<G> {
             self.give_up(e);
         }
         Ok(mv)
+    }
+
+    // A swap decision's stones reach the store as the moves of the game at the next turn.
+    fn swap1(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
+        self.inner.swap1(game, limits)
+    }
+
+    fn swap2(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
+        self.inner.swap2(game, limits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boyi_engines::testing::Swapper;
+    use boyi_games::gomoku::Gomoku;
+
+    #[test]
+    fn swap_decisions_pass_through_and_the_game_is_recorded() {
+        let store = Store::open_in_memory().unwrap();
+        let mut p: RecordingPlayer<Gomoku> =
+            RecordingPlayer::new(Box::new(Swapper), "swapper", store);
+        let mut game = GameHistory::new(Gomoku::start(&Default::default(), None).unwrap());
+        let stones = Swap2Reply::Stones(Swapper::STONES.map(String::from).to_vec());
+        assert_eq!(p.swap1(&game, &Limits::default()).unwrap(), stones);
+        assert_eq!(p.swap2(&game, &Limits::default()).unwrap(), stones);
+        for s in Swapper::STONES {
+            game.push_text(s).unwrap();
+        }
+        assert_eq!(
+            p.swap2(&game, &Limits::default()).unwrap(),
+            Swap2Reply::Swap
+        );
+        // The opponent plays on as white; the wrapped player's next move is stored with the
+        // opening stones before it.
+        game.push_text("j10").unwrap();
+        let mv = p
+            .choose(&game, &Limits::default(), &StopFlag::new(), &mut |_| {})
+            .unwrap();
+        let live = p.live.as_ref().expect("a game being recorded");
+        assert_eq!(live.moves.len(), 5);
+        assert_eq!(live.moves[..3], Swapper::STONES.map(String::from));
+        assert_eq!(live.moves[4], game.current().format_move(&mv));
     }
 }
