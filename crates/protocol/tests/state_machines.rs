@@ -10,6 +10,7 @@
 mod support;
 
 use boyi_core::{Game, NoVariant};
+use boyi_engines::testing::FirstMove;
 use boyi_engines::tictactoe::TicTacToe;
 use boyi_engines::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use boyi_games::xiangqi::Xiangqi;
@@ -39,7 +40,7 @@ impl<G: Game> Player<G> for Dawdler {
         game: &GameHistory<G>,
         limits: &Limits,
         stop: &StopFlag,
-        _: &mut dyn FnMut(Info),
+        info: &mut dyn FnMut(Info),
     ) -> Result<G::Move, PlayerError> {
         let n = DAWDLES.fetch_add(1, Ordering::Relaxed);
         let micros = n.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 53;
@@ -49,11 +50,7 @@ impl<G: Game> Player<G> for Dawdler {
             }
             std::thread::sleep(Duration::from_micros(100));
         }
-        limits
-            .root_moves(game.current())
-            .into_iter()
-            .next()
-            .ok_or(PlayerError::GameOver)
+        FirstMove.choose(game, limits, stop, info)
     }
 }
 
