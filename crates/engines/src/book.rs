@@ -245,16 +245,7 @@ mod tests {
         use crate::testing::Swapper;
         let mut game = GameHistory::new(Gomoku::start(&Default::default(), None).unwrap());
         let mut p = BookPlayer::new(Box::new(Swapper), book(), 1);
-        let stones = Swap2Reply::Stones(Swapper::STONES.map(String::from).to_vec());
-        assert_eq!(p.swap1(&game, &Limits::default()).unwrap(), stones);
-        assert_eq!(p.swap2(&game, &Limits::default()).unwrap(), stones);
-        for s in Swapper::STONES {
-            game.push_text(s).unwrap();
-        }
-        assert_eq!(
-            p.swap2(&game, &Limits::default()).unwrap(),
-            Swap2Reply::Swap
-        );
+        Swapper::check_wrapped(&mut p, &mut game);
         // A player without swap openings stays without them behind a book.
         let mut plain = BookPlayer::new(Box::new(RandomPlayer::new(3)), book(), 1);
         let err = plain.swap2(&game, &Limits::default()).unwrap_err();

@@ -66,6 +66,21 @@ impl Swapper {
     /// Its opening stones on the empty board (swap1 and swap2 alike).
     pub const STONES: [&'static str; 3] = ["h8", "h9", "i9"];
 
+    /// Checks that `player`, a wrapper around a [`Swapper`], gives its swap1 and swap2 answers
+    /// on the empty board of `game` and a swap after its three stones, which stay in `game`.
+    pub fn check_wrapped<G: Game>(player: &mut dyn Player<G>, game: &mut GameHistory<G>) {
+        let stones = Swap2Reply::Stones(Self::STONES.map(String::from).to_vec());
+        assert_eq!(player.swap1(game, &Limits::default()).unwrap(), stones);
+        assert_eq!(player.swap2(game, &Limits::default()).unwrap(), stones);
+        for s in Self::STONES {
+            game.push_text(s).unwrap();
+        }
+        assert_eq!(
+            player.swap2(game, &Limits::default()).unwrap(),
+            Swap2Reply::Swap
+        );
+    }
+
     fn reply<G: Game>(game: &GameHistory<G>) -> Swap2Reply {
         if game.moves().is_empty() {
             Swap2Reply::Stones(Self::STONES.iter().map(|s| s.to_string()).collect())

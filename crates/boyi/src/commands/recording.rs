@@ -176,16 +176,7 @@ mod tests {
         let mut p: RecordingPlayer<Gomoku> =
             RecordingPlayer::new(Box::new(Swapper), "swapper", store);
         let mut game = GameHistory::new(Gomoku::start(&Default::default(), None).unwrap());
-        let stones = Swap2Reply::Stones(Swapper::STONES.map(String::from).to_vec());
-        assert_eq!(p.swap1(&game, &Limits::default()).unwrap(), stones);
-        assert_eq!(p.swap2(&game, &Limits::default()).unwrap(), stones);
-        for s in Swapper::STONES {
-            game.push_text(s).unwrap();
-        }
-        assert_eq!(
-            p.swap2(&game, &Limits::default()).unwrap(),
-            Swap2Reply::Swap
-        );
+        Swapper::check_wrapped(&mut p, &mut game);
         // The opponent plays on as white; the wrapped player's next move is stored with the
         // opening stones before it.
         game.push_text("j10").unwrap();
