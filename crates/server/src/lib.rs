@@ -30,14 +30,13 @@ pub mod tls;
 pub mod ws;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// How to run the server.
 #[derive(Debug, Clone)]
 pub struct Config {
     pub addr: SocketAddr,
-    pub db: PathBuf,
+    pub db: boyi_store::Db,
     pub limits: limits::Limits,
     /// External engines tables may seat (`engine:NAME`).
     pub engines: external::Engines,
@@ -51,7 +50,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
-            db: PathBuf::from("boyi.sqlite"),
+            db: boyi_store::Db::Sqlite(boyi_store::DEFAULT_PATH.into()),
             limits: limits::Limits::default(),
             engines: external::Engines::default(),
             lobby_idle: hub::LOBBY_IDLE,

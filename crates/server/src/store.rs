@@ -9,19 +9,20 @@
 //!
 //! Writes go to one writer thread that commits whatever has queued up in one transaction
 //! (many tables moving at once cost one commit, not one each) and then acknowledges each
-//! write; a write that fails is refused to its table and logged on standard error. Reads use
-//! their own connection.
+//! write; a write that fails is refused to its table and logged on standard error. Reads go
+//! to a reader thread with its own connection. Each connection lives on its own thread
+//! because the PostgreSQL client blocks on a runtime of its own, which must never run on
+//! one of the server's async threads.
 //!
 //! The file is checked when the server starts (`boyi_store::Store::open_checked`): a damaged
 //! database, or an empty file where one should be, is refused with a message naming the
 //! file and how to recover, before anything is written to it.
 
 use boyi_records::{GameRecord, GameResult, Player, RecordedMove};
+use boyi_store::Db;
 use boyi_store::live::{LiveGame, LiveStart, LiveSummary, LiveWrite};
 use serde_json::{Value, json};
-use std::path::Path;
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex};
 use tokio::sync::oneshot;
 
 /// A new table as it is stored: the game's header (game, variant, start position text,
@@ -37,11 +38,14 @@ pub struct NewRow {
 
 type Ack = oneshot::Sender<Result<(), String>>;
 
+/// A read, run on the reader thread.
+type Read = Box<dyn FnOnce(&boyi_store::Store) + Send>;
+
 /// The game store. Cheap to clone.
 #[derive(Clone)]
 pub struct Store {
     writes: Sender<(LiveWrite, Ack)>,
-    reader: Arc<Mutex<boyi_store::Store>>,
+    reads: Sender<Read>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -53,20 +57,12 @@ pub enum StoreError {
 }
 
 impl Store {
-    /// Opens the database file (creating a missing one; refusing a damaged or empty one) and
-    /// starts the writer thread.
-    pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let writer = boyi_store::Store::open_checked(path)?;
-        let reader = boyi_store::Store::open(path)?;
-        let (tx, rx) = channel();
-        std::thread::Builder::new()
-            .name("boyi-store".into())
-            .spawn(move || write_loop(writer, rx))
-            .map_err(|e| StoreError::Write(e.to_string()))?;
-        Ok(Store {
-            writes: tx,
-            reader: Arc::new(Mutex::new(reader)),
-        })
+    /// Opens the database (creating a missing SQLite file; refusing a damaged or empty one)
+    /// and starts the writer and reader threads.
+    pub fn open(db: &Db) -> Result<Store, StoreError> {
+        let writes = on_thread("boyi-store", open_writer, db, write_loop)?;
+        let reads = on_thread("boyi-store-read", boyi_store::Store::connect, db, read_loop)?;
+        Ok(Store { writes, reads })
     }
 
     async fn write(&self, w: LiveWrite) -> Result<(), StoreError> {
@@ -150,17 +146,24 @@ impl Store {
         .await
     }
 
-    fn with_reader<T>(
+    fn with_reader<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&boyi_store::Store) -> Result<T, StoreError>,
+        f: impl FnOnce(&boyi_store::Store) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
-        let store = self.reader.lock().unwrap_or_else(|e| e.into_inner());
-        f(&store)
+        let (tx, rx) = channel();
+        let stopped = || StoreError::Write("the reader has stopped".into());
+        self.reads
+            .send(Box::new(move |s| {
+                let _ = tx.send(f(s));
+            }))
+            .map_err(|_| stopped())?;
+        rx.recv().map_err(|_| stopped())?
     }
 
     /// One game with its moves.
     pub fn load(&self, id: &str) -> Result<Option<LiveGame>, StoreError> {
-        self.with_reader(|s| Ok(s.live_game(id)?))
+        let id = id.to_string();
+        self.with_reader(move |s| Ok(s.live_game(&id)?))
     }
 
     /// Every game without a result, oldest first.
@@ -170,12 +173,13 @@ impl Store {
 
     /// The id in the game database of the table `id`.
     pub fn game_id(&self, id: &str) -> Result<Option<boyi_store::GameId>, StoreError> {
-        self.with_reader(|s| Ok(s.live_id(id)?))
+        let id = id.to_string();
+        self.with_reader(move |s| Ok(s.live_id(&id)?))
     }
 
     /// The most recently finished games, newest first, as the lobby lists them.
     pub fn finished(&self, limit: u32) -> Result<Vec<Value>, StoreError> {
-        self.with_reader(|s| {
+        self.with_reader(move |s| {
             Ok(s.live_finished(limit as usize)?
                 .iter()
                 .map(finished_json)
@@ -211,6 +215,48 @@ pub fn public_seats(seats: &Value) -> Value {
         }
     }
     seats
+}
+
+/// Starts thread `name`, which opens `db` with `open` and then serves what arrives on the
+/// channel returned with `serve`; an error opening the database comes back from here.
+fn on_thread<T: Send + 'static>(
+    name: &str,
+    open: fn(&Db) -> boyi_store::Result<boyi_store::Store>,
+    db: &Db,
+    serve: fn(boyi_store::Store, Receiver<T>),
+) -> Result<Sender<T>, StoreError> {
+    let (tx, rx) = channel();
+    let (opened_tx, opened) = channel();
+    let db = db.clone();
+    std::thread::Builder::new()
+        .name(name.into())
+        .spawn(move || match open(&db) {
+            Ok(store) => {
+                let _ = opened_tx.send(Ok(()));
+                serve(store, rx)
+            }
+            Err(e) => {
+                let _ = opened_tx.send(Err(e));
+            }
+        })
+        .map_err(|e| StoreError::Write(e.to_string()))?;
+    opened
+        .recv()
+        .map_err(|_| StoreError::Write(format!("the thread {name} stopped")))??;
+    Ok(tx)
+}
+
+/// The writer's connection, which also holds the database for this server.
+fn open_writer(db: &Db) -> boyi_store::Result<boyi_store::Store> {
+    let store = boyi_store::Store::connect_checked(db)?;
+    store.claim_server()?;
+    Ok(store)
+}
+
+fn read_loop(store: boyi_store::Store, rx: Receiver<Read>) {
+    while let Ok(read) = rx.recv() {
+        read(&store);
+    }
 }
 
 fn write_loop(mut store: boyi_store::Store, rx: Receiver<(LiveWrite, Ack)>) {
@@ -298,7 +344,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.sqlite");
         {
-            let store = Store::open(&path).unwrap();
+            let store = Store::open(&Db::Sqlite(path.clone())).unwrap();
             store.create(row("a")).await.unwrap();
             store.create(row("b")).await.unwrap();
             // A table id is unique.
@@ -319,7 +365,7 @@ mod tests {
             assert!(store.finish("b", draw).await.is_err(), "over already");
             assert!(store.append_move("b", 1, mv(0, "a1"), 0).await.is_err());
         }
-        let store = Store::open(&path).unwrap();
+        let store = Store::open(&Db::Sqlite(path.clone())).unwrap();
         let a = store.load("a").unwrap().unwrap();
         assert_eq!(a.record.moves, vec![mv(0, "c3"), mv(1, "d4")]);
         assert_eq!(a.record.name(Side::White), "Bo");

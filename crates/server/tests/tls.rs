@@ -29,7 +29,7 @@ fn certificate(dir: &Path, name: &str) -> (TlsFiles, CertificateDer<'static>) {
 fn config(dir: &Path, tls: TlsFiles) -> Config {
     Config {
         addr: "127.0.0.1:0".parse().unwrap(),
-        db: dir.join("db.sqlite"),
+        db: boyi_store::Db::Sqlite(dir.join("db.sqlite")),
         tls: Some(tls),
         ..Config::default()
     }

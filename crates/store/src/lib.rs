@@ -1,4 +1,4 @@
-//! The game database of Boyi (SQLite, WAL mode): finished games imported from records or
+//! The game database of Boyi (SQLite in WAL mode by default, or PostgreSQL): finished games imported from records or
 //! played by `boyi match`, games that `boyi engine --record` and `boyi serve` write move by
 //! move (a game without a result is unfinished), and the live tables of the server. Every
 //! position of every game is indexed by its Zobrist hash, so "which stored games reached
@@ -7,23 +7,27 @@
 //! The interface speaks the record model of `boyi-records` alone: a game goes in and comes
 //! out as a [`GameRecord`] (moves as [`boyi_records::RecordedMove`], the result as a
 //! [`boyi_records::GameResult`]); searches take a [`Query`] and give [`GameSummary`] rows;
-//! the server's tables go through [`live`]. No SQL or SQLite type leaves the crate: the SQL
+//! the server's tables go through [`live`]. No SQL or driver type leaves the crate: the SQL
 //! lives in [`rows`] (games, moves, positions), [`live`] (the server's tables) and
-//! [`schema`] (the versions and their migrations), so another database can stand behind
-//! the same interface. The schema is documented in docs/store.md.
+//! [`schema`] (the versions and their migrations), written once for both databases
+//! ([`sql`] runs it on either). The schema is documented in docs/store.md.
 
 use boyi_core::Side;
 use boyi_games::GameKind;
 use boyi_records::date::DateQuery;
 use boyi_records::{Checked, GameRecord, GameResult, RecordedMove};
 use rusqlite::Connection;
+use sql::{Conn, Pg, args};
+use std::cell::RefCell;
 use std::path::Path;
 
 pub mod live;
 mod rows;
 pub mod schema;
+mod sql;
 
 pub use schema::MIGRATIONS;
+pub use sql::Db;
 
 /// The database file the command line and the server use unless told otherwise.
 pub const DEFAULT_PATH: &str = "boyi.sqlite";
@@ -32,6 +36,8 @@ pub const DEFAULT_PATH: &str = "boyi.sqlite";
 pub enum StoreError {
     #[error("database: {0}")]
     Sql(#[from] rusqlite::Error),
+    #[error("database: {}", postgres_message(.0))]
+    Postgres(#[from] postgres::Error),
     #[error("{0}")]
     Invalid(String),
     /// An existing file that is not a sound database (see [`Store::open_checked`]).
@@ -56,6 +62,15 @@ fn damaged_message(path: &str, detail: &str) -> String {
     )
 }
 
+/// A PostgreSQL error with the server's own words when it sent any (the client's display
+/// alone says only "db error").
+fn postgres_message(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("{} ({})", db.message(), db.code().code()),
+        None => e.to_string(),
+    }
+}
+
 pub type Result<T> = std::result::Result<T, StoreError>;
 
 /// A game's row id.
@@ -63,7 +78,7 @@ pub type GameId = i64;
 
 /// An open database.
 pub struct Store {
-    conn: Connection,
+    conn: Conn,
 }
 
 /// Which results a search wants.
@@ -136,7 +151,24 @@ pub struct Imported {
 }
 
 impl Store {
-    /// Opens (creating if needed) the database at `path`, in WAL mode, migrated.
+    /// Opens `db`: an SQLite file as [`Store::open`], or a PostgreSQL database (which must
+    /// exist; its tables are created or migrated).
+    pub fn connect(db: &Db) -> Result<Store> {
+        match db {
+            Db::Sqlite(path) => Store::open(path),
+            Db::Postgres(url) => Store::setup_postgres(Pg::connect(url)?),
+        }
+    }
+
+    /// As [`Store::connect`], an SQLite file checked as [`Store::open_checked`] does.
+    pub fn connect_checked(db: &Db) -> Result<Store> {
+        match db {
+            Db::Sqlite(path) => Store::open_checked(path),
+            Db::Postgres(_) => Store::connect(db),
+        }
+    }
+
+    /// Opens (creating if needed) the SQLite database at `path`, in WAL mode, migrated.
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
         Store::setup(Connection::open(path)?)
     }
@@ -184,52 +216,124 @@ impl Store {
         // keeps bulk imports from re-reading it.
         conn.pragma_update(None, "cache_size", -65536)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        let mut store = Store { conn };
+        let store = Store {
+            conn: Conn::Sqlite(conn),
+        };
         store.migrate()?;
         Ok(store)
     }
 
-    fn migrate(&mut self) -> Result<()> {
-        let version = self.schema_version()?;
-        if version as usize > MIGRATIONS.len() {
-            return Err(StoreError::Invalid(format!(
-                "database schema version {version} is newer than this boyi ({})",
-                MIGRATIONS.len()
-            )));
-        }
-        for (i, m) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-            let tx = self.conn.transaction()?;
-            tx.execute_batch(m.sql)?;
-            if let Some(data) = m.data {
-                data(&tx)?;
+    fn setup_postgres(pg: Pg) -> Result<Store> {
+        let store = Store {
+            conn: Conn::Postgres(Box::new(RefCell::new(pg))),
+        };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// Brings the schema to the newest version, one migration a transaction. On PostgreSQL
+    /// an advisory lock holds back every other instance while one migrates, so instances
+    /// started together migrate once.
+    fn migrate(&self) -> Result<()> {
+        loop {
+            let done = self.conn.transaction(|c| {
+                if c.is_postgres() {
+                    c.exec("SELECT pg_advisory_xact_lock(?1)", args![MIGRATION_LOCK])?;
+                    c.batch(
+                        "CREATE TABLE IF NOT EXISTS boyi_schema (version BIGINT NOT NULL);
+                         INSERT INTO boyi_schema (version)
+                             SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM boyi_schema)",
+                    )?;
+                }
+                let version = self.schema_version()? as usize;
+                if version > MIGRATIONS.len() {
+                    return Err(StoreError::Invalid(format!(
+                        "database schema version {version} is newer than this boyi ({})",
+                        MIGRATIONS.len()
+                    )));
+                }
+                let Some(m) = MIGRATIONS.get(version) else {
+                    return Ok(true);
+                };
+                match c {
+                    Conn::Sqlite(_) => c.batch(m.sql)?,
+                    Conn::Postgres(_) => c.batch(m.postgres)?,
+                }
+                if let Some(data) = m.data {
+                    data(c)?;
+                }
+                match c {
+                    Conn::Sqlite(_) => {
+                        c.batch(&format!("PRAGMA user_version = {}", version + 1))?
+                    }
+                    Conn::Postgres(_) => {
+                        c.exec("UPDATE boyi_schema SET version = ?1", args![version + 1])?;
+                    }
+                }
+                Ok(false)
+            })?;
+            if done {
+                return Ok(());
             }
-            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
-            tx.commit()?;
         }
-        Ok(())
     }
 
     /// The schema version of the open database.
     pub fn schema_version(&self) -> Result<i64> {
+        let sql = match &self.conn {
+            Conn::Sqlite(_) => "PRAGMA user_version",
+            Conn::Postgres(_) => "SELECT version FROM boyi_schema",
+        };
         Ok(self
             .conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))?)
+            .row(sql, &[])?
+            .map(|r| r.int(0))
+            .transpose()?
+            .unwrap_or(0))
     }
 
-    /// The journal mode (`wal`), for checks of the setup.
+    /// The journal mode (`wal`) of an SQLite database, for checks of the setup; empty on
+    /// PostgreSQL, which has none.
     pub fn journal_mode(&self) -> Result<String> {
-        Ok(self
+        match &self.conn {
+            Conn::Sqlite(c) => Ok(c.pragma_query_value(None, "journal_mode", |r| r.get(0))?),
+            Conn::Postgres(_) => Ok(String::new()),
+        }
+    }
+
+    /// Makes this connection the one server of the database, for as long as it stays open:
+    /// on PostgreSQL a session advisory lock, which the database drops with the connection
+    /// (also when the process is killed); an error if another server holds it. Until live
+    /// games are leased to instances, two servers on one database would both resume and
+    /// play the same games. SQLite needs no lock here: its file is on one machine, where one
+    /// server is the deployment.
+    pub fn claim_server(&self) -> Result<()> {
+        if !self.conn.is_postgres() {
+            return Ok(());
+        }
+        let held = self
             .conn
-            .pragma_query_value(None, "journal_mode", |r| r.get(0))?)
+            .row(
+                "SELECT CASE WHEN pg_try_advisory_lock(?1) THEN 1 ELSE 0 END",
+                args![SERVER_LOCK],
+            )?
+            .map(|r| r.int(0))
+            .transpose()?;
+        match held {
+            Some(1) => Ok(()),
+            _ => Err(StoreError::Invalid(
+                "another boyi serve is using this database (one server a PostgreSQL database \
+                 for now: several need the leases of live games, not yet built)"
+                    .into(),
+            )),
+        }
     }
 
     /// Stores a checked game with all its positions; `source` says where it came from
     /// (`import`, `match`, `serve`, `engine`).
     pub fn insert(&mut self, game: &Checked, source: &str) -> Result<GameId> {
-        let tx = self.conn.transaction()?;
-        let id = rows::insert_game(&tx, game, source)?;
-        tx.commit()?;
-        Ok(id)
+        self.conn
+            .transaction(|c| rows::insert_game(c, game, source))
     }
 
     /// Stores many games in one transaction (much faster than one by one).
@@ -238,13 +342,12 @@ impl Store {
         games: impl IntoIterator<Item = &'a Checked>,
         source: &str,
     ) -> Result<Vec<GameId>> {
-        let tx = self.conn.transaction()?;
-        let ids = games
-            .into_iter()
-            .map(|g| rows::insert_game(&tx, g, source))
-            .collect::<Result<Vec<_>>>()?;
-        tx.commit()?;
-        Ok(ids)
+        self.conn.transaction(|c| {
+            games
+                .into_iter()
+                .map(|g| rows::insert_game(c, g, source))
+                .collect()
+        })
     }
 
     /// As [`Store::insert_many`], leaving out the finished games the database already
@@ -254,17 +357,17 @@ impl Store {
         games: impl IntoIterator<Item = &'a Checked>,
         source: &str,
     ) -> Result<Imported> {
-        let tx = self.conn.transaction()?;
-        let mut out = Imported::default();
-        for g in games {
-            if g.record.result.is_some() && rows::has_fingerprint(&tx, g.record.fingerprint())? {
-                out.duplicates += 1;
-                continue;
+        self.conn.transaction(|c| {
+            let mut out = Imported::default();
+            for g in games {
+                if g.record.result.is_some() && rows::has_fingerprint(c, g.record.fingerprint())? {
+                    out.duplicates += 1;
+                    continue;
+                }
+                out.ids.push(rows::insert_game(c, g, source)?);
             }
-            out.ids.push(rows::insert_game(&tx, g, source)?);
-        }
-        tx.commit()?;
-        Ok(out)
+            Ok(out)
+        })
     }
 
     /// Starts a game stored move by move: its header (moves and result of `header` are
@@ -276,28 +379,23 @@ impl Store {
         start_hash: u64,
         source: &str,
     ) -> Result<GameId> {
-        let tx = self.conn.transaction()?;
-        let id = rows::insert_header(&tx, header, source)?;
-        rows::insert_position(&tx, id, 0, start_hash)?;
-        tx.commit()?;
-        Ok(id)
+        self.conn.transaction(|c| {
+            let id = rows::insert_header(c, header, source)?;
+            rows::insert_position(c, id, 0, start_hash)?;
+            Ok(id)
+        })
     }
 
     /// Adds the next move of an unfinished game and the hash of the position it leads to;
     /// returns the move's ply number (from 1).
     pub fn append_move(&mut self, id: GameId, mv: &RecordedMove, hash_after: u64) -> Result<usize> {
-        let tx = self.conn.transaction()?;
-        let ply = rows::append_move(&tx, id, None, mv, hash_after)?;
-        tx.commit()?;
-        Ok(ply)
+        self.conn
+            .transaction(|c| rows::append_move(c, id, None, mv, hash_after))
     }
 
     /// Records the end of a game stored move by move.
     pub fn finish_game(&mut self, id: GameId, result: &GameResult) -> Result<()> {
-        let tx = self.conn.transaction()?;
-        rows::finish(&tx, id, result)?;
-        tx.commit()?;
-        Ok(())
+        self.conn.transaction(|c| rows::finish(c, id, result))
     }
 
     /// The record of a stored game (finished or not).
@@ -328,6 +426,12 @@ impl Store {
         Ok(ids)
     }
 }
+
+/// The key of the advisory lock that instances migrating one PostgreSQL database take.
+const MIGRATION_LOCK: i64 = 0x626f_7969_5f6d_6967; // "boyi_mig"
+
+/// The key of the advisory lock the one server of a PostgreSQL database holds.
+const SERVER_LOCK: i64 = 0x626f_7969_5f73_7276; // "boyi_srv"
 
 /// `PRAGMA quick_check`: empty when the database is sound, else its first few findings.
 fn quick_check(conn: &Connection) -> rusqlite::Result<String> {

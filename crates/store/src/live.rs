@@ -11,10 +11,10 @@
 //! of order, a move after the end) fails alone and changes nothing.
 
 use crate::rows::{self, insert_header, insert_position};
+use crate::sql::{Conn, Row, args};
 use crate::{GameId, Result, Store, StoreError};
 use boyi_games::GameKind;
 use boyi_records::{GameRecord, GameResult, Player, RecordedMove};
-use rusqlite::{Connection, OptionalExtension, params};
 
 /// A new live game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,76 +92,58 @@ impl Store {
     /// Commits `writes` in one transaction; one result per write (a failed write changes
     /// nothing). The outer error is a failed commit, which loses the whole batch.
     pub fn apply_live(&mut self, writes: &[LiveWrite]) -> Result<Vec<Result<()>>> {
-        let mut tx = self.conn.transaction()?;
-        let mut results = Vec::with_capacity(writes.len());
-        for w in writes {
-            let sp = tx.savepoint()?;
-            let r = apply(&sp, w);
-            if r.is_ok() {
-                sp.commit()?;
+        self.conn.transaction(|c| {
+            let mut results = Vec::with_capacity(writes.len());
+            for w in writes {
+                results.push(c.savepoint(|c| apply(c, w)));
             }
-            results.push(r);
-        }
-        tx.commit()?;
-        Ok(results)
+            Ok(results)
+        })
     }
 
     /// The live game of table `table`, with its moves.
     pub fn live_game(&self, table: &str) -> Result<Option<LiveGame>> {
         let head = self
             .conn
-            .query_row(
-                &format!("{LIVE_HEAD} WHERE l.table_id = ?1"),
-                [table],
-                live_head,
-            )
-            .optional()?;
-        head.map(|h| with_record(&self.conn, h)).transpose()
+            .row(&format!("{LIVE_HEAD} WHERE l.table_id = ?1"), args![table])?;
+        head.map(|h| with_record(&self.conn, live_head(&h)?))
+            .transpose()
     }
 
     /// Every unfinished live game, oldest first.
     pub fn live_unfinished(&self) -> Result<Vec<LiveGame>> {
-        let mut stmt = self.conn.prepare(&format!(
-            "{LIVE_HEAD} JOIN games g ON g.id = l.game_id
-             WHERE l.finished_ms IS NULL AND g.result IS NULL ORDER BY l.created_ms"
-        ))?;
-        let heads = stmt
-            .query_map([], live_head)?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        heads
-            .into_iter()
-            .map(|h| with_record(&self.conn, h))
+        self.conn
+            .rows(
+                &format!(
+                    "{LIVE_HEAD} JOIN games g ON g.id = l.game_id
+                     WHERE l.finished_ms IS NULL AND g.result IS NULL ORDER BY l.created_ms"
+                ),
+                &[],
+            )?
+            .iter()
+            .map(|h| with_record(&self.conn, live_head(h)?))
             .collect()
     }
 
     /// The most recently finished live games, newest first.
     pub fn live_finished(&self, limit: usize) -> Result<Vec<LiveSummary>> {
-        let mut stmt = self.conn.prepare_cached(
+        let rows = self.conn.rows(
             "SELECT l.game_id, l.table_id, l.seats, l.finished_ms
              FROM live_games l WHERE l.finished_ms IS NOT NULL
              ORDER BY l.finished_ms DESC LIMIT ?1",
+            args![limit],
         )?;
-        let rows = stmt
-            .query_map([limit as i64], |r| {
-                Ok((
-                    r.get::<_, GameId>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, Option<i64>>(3)?,
-                ))
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        rows.into_iter()
-            .map(|(id, table, seats, finished_ms)| {
-                let rec = rows::load(&self.conn, id)?;
+        rows.iter()
+            .map(|r| {
+                let rec = rows::load(&self.conn, r.int(0)?)?;
                 Ok(LiveSummary {
-                    table,
+                    table: r.text(1)?,
                     game: rec.game,
                     variant: rec.variant.unwrap_or_default(),
-                    seats,
+                    seats: r.text(2)?,
                     result: rec.result,
                     plies: rec.moves.len(),
-                    finished_ms,
+                    finished_ms: r.opt_int(3)?,
                 })
             })
             .collect()
@@ -169,7 +151,7 @@ impl Store {
 
     /// The stored game id of table `table`.
     pub fn live_id(&self, table: &str) -> Result<Option<GameId>> {
-        Ok(game_id(&self.conn, table).optional()?)
+        game_id(&self.conn, table)
     }
 }
 
@@ -177,35 +159,37 @@ const LIVE_HEAD: &str = "SELECT l.game_id, l.table_id, l.options, l.seats, l.cre
         l.finished_ms FROM live_games l";
 
 /// A live game's own columns; the record follows in [`with_record`].
-fn live_head(r: &rusqlite::Row<'_>) -> rusqlite::Result<LiveGame> {
+fn live_head(r: &Row) -> Result<LiveGame> {
     Ok(LiveGame {
-        id: r.get(0)?,
-        table: r.get(1)?,
+        id: r.int(0)?,
+        table: r.text(1)?,
         record: GameRecord::new(GameKind::Gomoku),
-        options: r.get(2)?,
-        seats: r.get(3)?,
-        created_ms: r.get(4)?,
-        finished_ms: r.get(5)?,
+        options: r.text(2)?,
+        seats: r.text(3)?,
+        created_ms: r.int(4)?,
+        finished_ms: r.opt_int(5)?,
     })
 }
 
-fn with_record(c: &Connection, mut g: LiveGame) -> Result<LiveGame> {
+fn with_record(c: &Conn, mut g: LiveGame) -> Result<LiveGame> {
     g.record = rows::load(c, g.id)?;
     Ok(g)
 }
 
-fn game_id(c: &Connection, table: &str) -> rusqlite::Result<GameId> {
-    c.prepare_cached("SELECT game_id FROM live_games WHERE table_id = ?1")?
-        .query_row([table], |r| r.get(0))
+fn game_id(c: &Conn, table: &str) -> Result<Option<GameId>> {
+    c.row(
+        "SELECT game_id FROM live_games WHERE table_id = ?1",
+        args![table],
+    )?
+    .map(|r| r.int(0))
+    .transpose()
 }
 
-fn known(c: &Connection, table: &str) -> Result<GameId> {
-    game_id(c, table)
-        .optional()?
-        .ok_or_else(|| StoreError::Invalid(format!("no live game {table:?}")))
+fn known(c: &Conn, table: &str) -> Result<GameId> {
+    game_id(c, table)?.ok_or_else(|| StoreError::Invalid(format!("no live game {table:?}")))
 }
 
-fn apply(c: &Connection, w: &LiveWrite) -> Result<()> {
+fn apply(c: &Conn, w: &LiveWrite) -> Result<()> {
     match w {
         LiveWrite::Begin(s) => begin(c, s),
         LiveWrite::Move {
@@ -225,15 +209,21 @@ fn apply(c: &Connection, w: &LiveWrite) -> Result<()> {
             players,
         } => {
             let id = known(c, table)?;
-            c.execute(
+            c.exec(
                 "UPDATE live_games SET seats = ?2 WHERE game_id = ?1",
-                params![id, seats],
+                args![id, seats],
             )?;
             let [black, white] = players;
-            c.execute(
+            c.exec(
                 "UPDATE games SET black = ?2, white = ?3, black_spec = ?4, white_spec = ?5
                  WHERE id = ?1",
-                params![id, black.name, white.name, black.spec, white.spec],
+                args![
+                    id,
+                    &black.name,
+                    &white.name,
+                    black.spec.as_ref(),
+                    white.spec.as_ref()
+                ],
             )?;
             Ok(())
         }
@@ -249,16 +239,16 @@ fn apply(c: &Connection, w: &LiveWrite) -> Result<()> {
                 }
                 e => e,
             })?;
-            c.execute(
+            c.exec(
                 "UPDATE live_games SET finished_ms = ?2 WHERE game_id = ?1",
-                params![id, at_ms],
+                args![id, *at_ms],
             )?;
             Ok(())
         }
     }
 }
 
-fn begin(c: &Connection, s: &LiveStart) -> Result<()> {
+fn begin(c: &Conn, s: &LiveStart) -> Result<()> {
     if s.header.start.is_none() {
         return Err(StoreError::Invalid(format!(
             "live game {}: the start position is needed",
@@ -266,11 +256,11 @@ fn begin(c: &Connection, s: &LiveStart) -> Result<()> {
         )));
     }
     let id = insert_header(c, &s.header, "serve")?;
-    c.prepare_cached(
+    c.exec(
         "INSERT INTO live_games (game_id, table_id, options, seats, created_ms)
          VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(params![id, s.table, s.options, s.seats, s.created_ms])?;
+        args![id, &s.table, &s.options, &s.seats, s.created_ms],
+    )?;
     insert_position(c, id, 0, s.start_hash)?;
     Ok(())
 }

@@ -1,87 +1,94 @@
 //! The SQL of stored games: a [`GameRecord`] to rows of `games`, `game_tags`, `moves` and
 //! `positions` and back, and the searches. The one place that knows the columns.
 
+use crate::sql::{Conn, Row, Value, args};
 use crate::{GameId, GameSummary, PositionHit, Query, Result, ResultFilter, StoreError};
 use boyi_core::{Reason, Score, Side};
 use boyi_games::GameKind;
 use boyi_records::date::DateQuery;
 use boyi_records::{Checked, Date, GameRecord, GameResult, Player, RecordedMove};
-use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
 
-/// Hashes are stored as SQLite's signed 64-bit integers, bit for bit.
+/// Hashes are stored as signed 64-bit integers, bit for bit.
 pub(crate) fn key(hash: u64) -> i64 {
     hash as i64
 }
 
-pub(crate) fn insert_position(c: &Connection, id: GameId, ply: usize, hash: u64) -> Result<()> {
-    c.prepare_cached("INSERT OR IGNORE INTO positions (hash, game_id, ply) VALUES (?1, ?2, ?3)")?
-        .execute(params![key(hash), id, ply as i64])?;
+pub(crate) fn insert_position(c: &Conn, id: GameId, ply: usize, hash: u64) -> Result<()> {
+    c.exec(
+        "INSERT INTO positions (hash, game_id, ply) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+        args![key(hash), id, ply],
+    )?;
     Ok(())
 }
 
 /// The `games` and `game_tags` rows of a record's header (not its moves or result).
-pub(crate) fn insert_header(c: &Connection, rec: &GameRecord, source: &str) -> Result<GameId> {
-    c.prepare_cached(
-        "INSERT INTO games (game, variant, size, start, black, white, black_spec, white_spec,
-                            date, event, round, site, source)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-    )?
-    .execute(params![
-        rec.game.name(),
-        rec.variant.as_deref().unwrap_or(""),
-        rec.size.map(|n| n as i64),
-        rec.start,
-        rec.name(Side::Black),
-        rec.name(Side::White),
-        rec.player(Side::Black).spec,
-        rec.player(Side::White).spec,
-        rec.date.map(|d| d.to_string()).unwrap_or_default(),
-        rec.event,
-        rec.round,
-        rec.site,
-        source,
-    ])?;
-    let id = c.last_insert_rowid();
-    let mut tags =
-        c.prepare_cached("INSERT INTO game_tags (game_id, key, value) VALUES (?1, ?2, ?3)")?;
+pub(crate) fn insert_header(c: &Conn, rec: &GameRecord, source: &str) -> Result<GameId> {
+    let id = c
+        .row(
+            "INSERT INTO games (game, variant, size, start, black, white, black_spec, white_spec,
+                                date, event, round, site, source)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) RETURNING id",
+            args![
+                rec.game.name(),
+                rec.variant.as_deref().unwrap_or(""),
+                rec.size,
+                rec.start.as_ref(),
+                rec.name(Side::Black),
+                rec.name(Side::White),
+                rec.player(Side::Black).spec.as_ref(),
+                rec.player(Side::White).spec.as_ref(),
+                rec.date.map(|d| d.to_string()).unwrap_or_default(),
+                &rec.event,
+                &rec.round,
+                &rec.site,
+                source,
+            ],
+        )?
+        .ok_or_else(|| StoreError::Invalid("a new game got no id".into()))?
+        .int(0)?;
     for (k, v) in &rec.tags {
-        tags.execute(params![id, k, v])?;
+        c.exec(
+            "INSERT INTO game_tags (game_id, key, value) VALUES (?1, ?2, ?3)",
+            args![id, k, v],
+        )?;
     }
     Ok(id)
 }
 
-fn insert_move(c: &Connection, id: GameId, ply: usize, mv: &RecordedMove) -> Result<()> {
-    c.prepare_cached(
+fn insert_move(c: &Conn, id: GameId, ply: usize, mv: &RecordedMove) -> Result<()> {
+    c.exec(
         "INSERT INTO moves (game_id, ply, move, time_ms, clock_ms, comment, eval, depth)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    )?
-    .execute(params![
-        id,
-        ply as i64,
-        mv.text,
-        mv.time_ms.map(|t| t as i64),
-        mv.clock_ms.map(|t| t as i64),
-        mv.comment,
-        mv.eval.map(|e| e.to_string()),
-        mv.depth,
-    ])?;
+        args![
+            id,
+            ply,
+            &mv.text,
+            mv.time_ms.map(|t| t as i64),
+            mv.clock_ms.map(|t| t as i64),
+            mv.comment.as_ref(),
+            mv.eval.map(|e| e.to_string()),
+            mv.depth,
+        ],
+    )?;
     Ok(())
 }
 
 /// Adds the next move of an unfinished game (`ply`, when given, must be that next ply);
 /// returns its ply.
 pub(crate) fn append_move(
-    c: &Connection,
+    c: &Conn,
     id: GameId,
     ply: Option<usize>,
     mv: &RecordedMove,
     hash_after: u64,
 ) -> Result<usize> {
-    let (plies, finished): (i64, bool) = c
-        .prepare_cached("SELECT plies, result IS NOT NULL FROM games WHERE id = ?1")?
-        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?
+    let row = c
+        .row(
+            "SELECT plies, CASE WHEN result IS NULL THEN 0 ELSE 1 END FROM games WHERE id = ?1",
+            args![id],
+        )?
         .ok_or_else(|| StoreError::Invalid(format!("no game {id}")))?;
+    let (plies, finished) = (row.int(0)?, row.int(1)? != 0);
     let next = plies as usize + 1;
     if finished {
         return Err(StoreError::Invalid(format!(
@@ -97,53 +104,46 @@ pub(crate) fn append_move(
     }
     insert_move(c, id, next, mv)?;
     insert_position(c, id, next, hash_after)?;
-    c.prepare_cached("UPDATE games SET plies = ?2 WHERE id = ?1")?
-        .execute(params![id, next as i64])?;
+    c.exec("UPDATE games SET plies = ?2 WHERE id = ?1", args![id, next])?;
     Ok(next)
 }
 
 /// Keeps the first `keep` moves of an unfinished game; `removed` are the `(ply, hash
 /// after)` of the moves taken back, so their positions leave the hash index.
-pub(crate) fn take_back(
-    c: &Connection,
-    id: GameId,
-    keep: usize,
-    removed: &[(usize, u64)],
-) -> Result<()> {
-    let keep = keep as i64;
-    let n = c.execute(
+pub(crate) fn take_back(c: &Conn, id: GameId, keep: usize, removed: &[(usize, u64)]) -> Result<()> {
+    let n = c.exec(
         "UPDATE games SET plies = ?2 WHERE id = ?1 AND plies >= ?2 AND result IS NULL",
-        params![id, keep],
+        args![id, keep],
     )?;
     if n == 0 {
         return Err(StoreError::Invalid(format!(
             "game {id} cannot go back to move {keep}"
         )));
     }
-    c.execute(
+    c.exec(
         "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
-        params![id, keep],
+        args![id, keep],
     )?;
     // The hash index is keyed by hash first: delete by the known keys, never by scanning.
-    let mut del = c.prepare_cached(
-        "DELETE FROM positions WHERE hash = ?1 AND game_id = ?2 AND ply = ?3 AND ply > ?4",
-    )?;
     for (ply, hash) in removed {
-        del.execute(params![key(*hash), id, *ply as i64, keep])?;
+        c.exec(
+            "DELETE FROM positions WHERE hash = ?1 AND game_id = ?2 AND ply = ?3 AND ply > ?4",
+            args![key(*hash), id, *ply, keep],
+        )?;
     }
     Ok(())
 }
 
 /// Records the result of an unfinished game (and its fingerprint, now that it is whole).
-pub(crate) fn finish(c: &Connection, id: GameId, result: &GameResult) -> Result<()> {
-    let n = c.execute(
+pub(crate) fn finish(c: &Conn, id: GameId, result: &GameResult) -> Result<()> {
+    let n = c.exec(
         "UPDATE games SET result = ?2, reason = ?3, reason_detail = ?4
          WHERE id = ?1 AND result IS NULL",
-        params![
+        args![
             id,
             result.winner_word(),
             result.reason().code(),
-            result.detail
+            &result.detail
         ],
     )?;
     if n == 0 {
@@ -153,32 +153,28 @@ pub(crate) fn finish(c: &Connection, id: GameId, result: &GameResult) -> Result<
         });
     }
     let fingerprint = load(c, id)?.fingerprint();
-    c.execute(
+    c.exec(
         "UPDATE games SET fingerprint = ?2 WHERE id = ?1",
-        params![id, fingerprint as i64],
+        args![id, fingerprint as i64],
     )?;
     Ok(())
 }
 
-fn exists(c: &Connection, id: GameId) -> Result<bool> {
-    Ok(
-        c.query_row("SELECT 1 FROM games WHERE id = ?1", [id], |_| Ok(()))
-            .optional()?
-            .is_some(),
-    )
+fn exists(c: &Conn, id: GameId) -> Result<bool> {
+    Ok(c.row("SELECT 1 FROM games WHERE id = ?1", args![id])?
+        .is_some())
 }
 
-pub(crate) fn has_fingerprint(c: &Connection, fingerprint: u64) -> Result<bool> {
-    Ok(
-        c.prepare_cached("SELECT 1 FROM games WHERE fingerprint = ?1 LIMIT 1")?
-            .query_row([fingerprint as i64], |_| Ok(()))
-            .optional()?
-            .is_some(),
-    )
+pub(crate) fn has_fingerprint(c: &Conn, fingerprint: u64) -> Result<bool> {
+    Ok(c.row(
+        "SELECT 1 FROM games WHERE fingerprint = ?1 LIMIT 1",
+        args![fingerprint as i64],
+    )?
+    .is_some())
 }
 
 /// Stores a whole checked game.
-pub(crate) fn insert_game(tx: &Transaction<'_>, game: &Checked, source: &str) -> Result<GameId> {
+pub(crate) fn insert_game(c: &Conn, game: &Checked, source: &str) -> Result<GameId> {
     let rec = &game.record;
     if game.hashes.len() != rec.moves.len() + 1 {
         return Err(StoreError::Invalid(format!(
@@ -188,22 +184,22 @@ pub(crate) fn insert_game(tx: &Transaction<'_>, game: &Checked, source: &str) ->
             game.hashes.len()
         )));
     }
-    let id = insert_header(tx, rec, source)?;
+    let id = insert_header(c, rec, source)?;
     for (i, mv) in rec.moves.iter().enumerate() {
-        insert_move(tx, id, i + 1, mv)?;
+        insert_move(c, id, i + 1, mv)?;
     }
     for (ply, h) in game.hashes.iter().enumerate() {
-        insert_position(tx, id, ply, *h)?;
+        insert_position(c, id, ply, *h)?;
     }
     let fingerprint = rec.result.is_some().then(|| rec.fingerprint() as i64);
-    tx.execute(
+    c.exec(
         "UPDATE games SET plies = ?2, fingerprint = ?3 WHERE id = ?1",
-        params![id, rec.moves.len() as i64, fingerprint],
+        args![id, rec.moves.len(), fingerprint],
     )?;
     if let Some(r) = &rec.result {
-        tx.execute(
+        c.exec(
             "UPDATE games SET result = ?2, reason = ?3, reason_detail = ?4 WHERE id = ?1",
-            params![id, r.winner_word(), r.reason().code(), r.detail],
+            args![id, r.winner_word(), r.reason().code(), &r.detail],
         )?;
     }
     Ok(id)
@@ -239,198 +235,137 @@ fn date_of(id: GameId, text: &str) -> Result<Option<Date>> {
 }
 
 /// The record of a stored game (finished or not).
-pub(crate) fn load(c: &Connection, id: GameId) -> Result<GameRecord> {
-    let mut rec = c
-        .prepare_cached(
+pub(crate) fn load(c: &Conn, id: GameId) -> Result<GameRecord> {
+    let r = c
+        .row(
             "SELECT game, variant, size, start, black, white, black_spec, white_spec, result,
                     reason, reason_detail, date, event, round, site
              FROM games WHERE id = ?1",
+            args![id],
         )?
-        .query_row([id], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, Option<i64>>(2)?,
-                r.get::<_, Option<String>>(3)?,
-                [
-                    Player {
-                        name: r.get(4)?,
-                        spec: r.get(6)?,
-                    },
-                    Player {
-                        name: r.get(5)?,
-                        spec: r.get(7)?,
-                    },
-                ],
-                (
-                    r.get::<_, Option<String>>(8)?,
-                    r.get::<_, String>(9)?,
-                    r.get::<_, String>(10)?,
-                ),
-                (
-                    r.get::<_, String>(11)?,
-                    r.get::<_, String>(12)?,
-                    r.get::<_, String>(13)?,
-                    r.get::<_, String>(14)?,
-                ),
-            ))
-        })
-        .optional()?
-        .ok_or_else(|| StoreError::Invalid(format!("no game {id}")))
-        .and_then(|(game, variant, size, start, players, result, place)| {
-            let kind: GameKind = game.parse().map_err(|e| invalid(id, e))?;
-            let mut rec = GameRecord::new(kind);
-            rec.variant = (!variant.is_empty()).then_some(variant);
-            rec.size = size.map(|n| n as usize);
-            rec.start = start;
-            rec.players = players;
-            rec.result = result_of(id, result.0, &result.1, result.2)?;
-            rec.date = date_of(id, &place.0)?;
-            (rec.event, rec.round, rec.site) = (place.1, place.2, place.3);
-            Ok(rec)
-        })?;
+        .ok_or_else(|| StoreError::Invalid(format!("no game {id}")))?;
+    let kind: GameKind = r.text(0)?.parse().map_err(|e| invalid(id, e))?;
+    let mut rec = GameRecord::new(kind);
+    let variant = r.text(1)?;
+    rec.variant = (!variant.is_empty()).then_some(variant);
+    rec.size = r.opt_int(2)?.map(|n| n as usize);
+    rec.start = r.opt_text(3)?;
+    rec.players = [
+        Player {
+            name: r.text(4)?,
+            spec: r.opt_text(6)?,
+        },
+        Player {
+            name: r.text(5)?,
+            spec: r.opt_text(7)?,
+        },
+    ];
+    rec.result = result_of(id, r.opt_text(8)?, &r.text(9)?, r.text(10)?)?;
+    rec.date = date_of(id, &r.text(11)?)?;
+    (rec.event, rec.round, rec.site) = (r.text(12)?, r.text(13)?, r.text(14)?);
     rec.moves = c
-        .prepare_cached(
+        .rows(
             "SELECT move, time_ms, clock_ms, comment, eval, depth FROM moves
              WHERE game_id = ?1 ORDER BY ply",
+            args![id],
         )?
-        .query_map([id], |r| {
-            Ok((
-                RecordedMove {
-                    text: r.get(0)?,
-                    time_ms: r.get::<_, Option<i64>>(1)?.map(|t| t as u64),
-                    clock_ms: r.get::<_, Option<i64>>(2)?.map(|t| t as u64),
-                    comment: r.get(3)?,
-                    eval: None,
-                    depth: r.get(5)?,
-                },
-                r.get::<_, Option<String>>(4)?,
-            ))
-        })?
-        .map(|row| {
-            let (mut mv, eval) = row?;
-            mv.eval = eval
-                .map(|e| e.parse::<Score>().map_err(|e| invalid(id, e)))
-                .transpose()?;
-            Ok(mv)
+        .iter()
+        .map(|r| {
+            Ok(RecordedMove {
+                text: r.text(0)?,
+                time_ms: r.opt_int(1)?.map(|t| t as u64),
+                clock_ms: r.opt_int(2)?.map(|t| t as u64),
+                comment: r.opt_text(3)?,
+                eval: r
+                    .opt_text(4)?
+                    .map(|e| e.parse::<Score>().map_err(|e| invalid(id, e)))
+                    .transpose()?,
+                depth: r
+                    .opt_int(5)?
+                    .map(|d| u32::try_from(d).map_err(|_| invalid(id, format!("depth {d}"))))
+                    .transpose()?,
+            })
         })
         .collect::<Result<_>>()?;
     rec.tags = c
-        .prepare_cached("SELECT key, value FROM game_tags WHERE game_id = ?1")?
-        .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
+        .rows(
+            "SELECT key, value FROM game_tags WHERE game_id = ?1",
+            args![id],
+        )?
+        .iter()
+        .map(|r| Ok((r.text(0)?, r.text(1)?)))
+        .collect::<Result<_>>()?;
     Ok(rec)
 }
 
 const SUMMARY_COLUMNS: &str = "g.id, g.game, g.variant, g.black, g.white, g.result, g.reason, \
      g.reason_detail, g.date, g.event, g.plies, g.source";
 
-/// The raw columns of a summary; checked in [`summary`].
-type SummaryRow = (
-    GameId,
-    String,
-    String,
-    [String; 2],
-    (Option<String>, String, String),
-    String,
-    String,
-    i64,
-    String,
-);
-
-fn summary_row(r: &Row<'_>) -> rusqlite::Result<SummaryRow> {
-    Ok((
-        r.get(0)?,
-        r.get(1)?,
-        r.get(2)?,
-        [r.get(3)?, r.get(4)?],
-        (r.get(5)?, r.get(6)?, r.get(7)?),
-        r.get(8)?,
-        r.get(9)?,
-        r.get(10)?,
-        r.get(11)?,
-    ))
-}
-
-fn summary(row: SummaryRow) -> Result<GameSummary> {
-    let (id, game, variant, players, result, date, event, plies, source) = row;
+/// A summary from the first columns of a row ([`SUMMARY_COLUMNS`]).
+fn summary(r: &Row) -> Result<GameSummary> {
+    let id = r.int(0)?;
     Ok(GameSummary {
         id,
-        game: game.parse().map_err(|e| invalid(id, e))?,
-        variant,
-        players,
-        result: result_of(id, result.0, &result.1, result.2)?,
-        date,
-        event,
-        plies: plies as usize,
-        source,
+        game: r.text(1)?.parse().map_err(|e| invalid(id, e))?,
+        variant: r.text(2)?,
+        players: [r.text(3)?, r.text(4)?],
+        result: result_of(id, r.opt_text(5)?, &r.text(6)?, r.text(7)?)?,
+        date: r.text(8)?,
+        event: r.text(9)?,
+        plies: r.int(10)? as usize,
+        source: r.text(11)?,
     })
 }
 
 /// Games matching `q`, newest id first.
-pub(crate) fn search(c: &Connection, q: &Query) -> Result<Vec<GameSummary>> {
+pub(crate) fn search(c: &Conn, q: &Query) -> Result<Vec<GameSummary>> {
     let mut sql = format!("SELECT {SUMMARY_COLUMNS} FROM games g WHERE 1 = 1");
-    let mut args: Vec<String> = Vec::new();
-    filters(q, &mut sql, &mut args);
+    let mut values: Vec<Value> = Vec::new();
+    filters(q, &mut sql, &mut values);
     sql.push_str(" ORDER BY g.id DESC");
     if let Some(n) = q.limit {
         sql.push_str(&format!(" LIMIT {n}"));
     }
-    let mut stmt = c.prepare(&sql)?;
-    let rows = stmt
-        .query_map(rusqlite::params_from_iter(args.iter()), summary_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    rows.into_iter().map(summary).collect()
+    c.rows(&sql, &values)?.iter().map(summary).collect()
 }
 
 /// Stored games (matching `q`) that reached the position with `hash`, with the move each
 /// played next.
-pub(crate) fn search_position(c: &Connection, hash: u64, q: &Query) -> Result<Vec<PositionHit>> {
+pub(crate) fn search_position(c: &Conn, hash: u64, q: &Query) -> Result<Vec<PositionHit>> {
     let mut sql = format!(
         "SELECT {SUMMARY_COLUMNS}, p.ply, m.move FROM positions p
          JOIN games g ON g.id = p.game_id
          LEFT JOIN moves m ON m.game_id = p.game_id AND m.ply = p.ply + 1
          WHERE p.hash = ?1"
     );
-    let mut args: Vec<String> = Vec::new();
-    filters(q, &mut sql, &mut args);
+    let mut values: Vec<Value> = vec![key(hash).into()];
+    filters(q, &mut sql, &mut values);
     sql.push_str(" ORDER BY g.id DESC, p.ply");
     if let Some(n) = q.limit {
         sql.push_str(&format!(" LIMIT {n}"));
     }
-    let mut stmt = c.prepare(&sql)?;
-    let mut values: Vec<rusqlite::types::Value> = vec![key(hash).into()];
-    values.extend(args.into_iter().map(Into::into));
-    let rows = stmt
-        .query_map(rusqlite::params_from_iter(values), |r| {
-            Ok((
-                summary_row(r)?,
-                r.get::<_, i64>(12)?,
-                r.get::<_, Option<String>>(13)?,
-            ))
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    rows.into_iter()
-        .map(|(s, ply, next)| {
+    c.rows(&sql, &values)?
+        .iter()
+        .map(|r| {
             Ok(PositionHit {
-                game: summary(s)?,
-                ply: ply as usize,
-                next,
+                game: summary(r)?,
+                ply: r.int(12)? as usize,
+                next: r.opt_text(13)?,
             })
         })
         .collect()
 }
 
-pub(crate) fn count(c: &Connection) -> Result<usize> {
-    Ok(c.query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0))? as usize)
+pub(crate) fn count(c: &Conn) -> Result<usize> {
+    let n = c.row("SELECT count(*) FROM games", &[])?;
+    Ok(n.map(|r| r.int(0)).transpose()?.unwrap_or(0) as usize)
 }
 
-/// Adds the WHERE clauses of `q`; parameters are numbered after any already in `sql`.
-fn filters(q: &Query, sql: &mut String, args: &mut Vec<String>) {
-    let base = sql.matches('?').count();
+/// Adds the WHERE clauses of `q`; parameters are numbered after those already in `values`.
+fn filters(q: &Query, sql: &mut String, values: &mut Vec<Value>) {
     let mut arg = |sql: &mut String, clause: &str, value: String| {
-        args.push(value);
-        sql.push_str(&clause.replace('#', &format!("?{}", base + args.len())));
+        values.push(value.into());
+        sql.push_str(&clause.replace('#', &format!("?{}", values.len())));
     };
     if let Some(g) = q.game {
         arg(sql, " AND g.game = #", g.name().to_string());

@@ -1,233 +1,46 @@
-//! The game database: import, search by player/result/date/position, live games, schema.
+//! The game database on SQLite: the shared checks (`suite`) on a database in memory, then
+//! what only files have: migration of old files, reopening, refusing damaged ones.
 
-use boyi_core::{Game, Reason, Side};
-use boyi_games::GameKind;
-use boyi_games::gomoku::Gomoku;
+mod suite;
+
+use boyi_core::{Reason, Side};
 use boyi_records::date::parse_date_query;
-use boyi_records::{GameRecord, GameResult, RecordedMove, check};
-use boyi_store::{Query, ResultFilter, Store};
+use boyi_records::{GameRecord, check};
+use boyi_store::{Query, Store};
+use suite::game;
 
-fn game(black: &str, white: &str, date: &str, moves: &[&str], winner: Option<Side>) -> GameRecord {
-    let mut rec = GameRecord::new(GameKind::Gomoku);
-    rec.set_name(Side::Black, black);
-    rec.set_name(Side::White, white);
-    rec.date = (!date.is_empty()).then(|| date.parse().unwrap());
-    for m in moves {
-        rec.push(*m);
-    }
-    rec.result = winner.map(|s| GameResult::win(s, Reason::Resignation));
-    rec
-}
-
-fn hash_after(moves: &str) -> u64 {
-    let mut g = Gomoku::start(&Default::default(), None).unwrap();
-    g.play_list(moves).unwrap();
-    g.hash()
-}
-
-fn sample_store() -> Store {
-    let mut store = Store::open_in_memory().unwrap();
-    let games = [
-        game(
-            "alice",
-            "bob",
-            "2024-05-01",
-            &["h8", "i9", "j10", "k11"],
-            Some(Side::Black),
-        ),
-        game(
-            "bob",
-            "carol",
-            "2024-06-02",
-            &["j10", "i9", "h8", "g7"],
-            Some(Side::White),
-        ),
-        game("carol", "alice", "2023-01-03", &["a1", "b2"], None),
-    ];
-    let checked: Vec<_> = games.iter().map(|g| check(g).unwrap()).collect();
-    store.insert_many(&checked, "import").unwrap();
-    store
+fn memory() -> Store {
+    Store::open_in_memory().unwrap()
 }
 
 #[test]
 fn searches_by_player_result_and_date() {
-    let store = sample_store();
-    let ids = |q: Query| {
-        store
-            .search(&q)
-            .unwrap()
-            .iter()
-            .map(|g| g.id)
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(ids(Query::default()), vec![3, 2, 1]);
-    assert_eq!(
-        ids(Query {
-            player: Some("alice".into()),
-            ..Query::default()
-        }),
-        vec![3, 1]
-    );
-    assert_eq!(
-        ids(Query {
-            result: Some(ResultFilter::Finished(Some(Side::White))),
-            ..Query::default()
-        }),
-        vec![2]
-    );
-    assert_eq!(
-        ids(Query {
-            result: Some(ResultFilter::Unfinished),
-            ..Query::default()
-        }),
-        vec![3]
-    );
-    assert_eq!(
-        ids(Query {
-            date: Some(parse_date_query("2024").unwrap()),
-            ..Query::default()
-        }),
-        vec![2, 1]
-    );
-    assert_eq!(
-        ids(Query {
-            date: Some(parse_date_query("2024-05-15..2024-12").unwrap()),
-            ..Query::default()
-        }),
-        vec![2]
-    );
-    assert_eq!(
-        ids(Query {
-            player: Some("bob".into()),
-            date: Some(parse_date_query("2024-06").unwrap()),
-            ..Query::default()
-        }),
-        vec![2]
-    );
-    assert!("won".parse::<ResultFilter>().is_err());
-    assert_eq!(
-        ids(Query {
-            result: Some("draw".parse().unwrap()),
-            ..Query::default()
-        }),
-        Vec::<i64>::new()
-    );
+    suite::searches_by_player_result_and_date(memory);
 }
 
 #[test]
 fn position_search_finds_transpositions_and_next_moves() {
-    let store = sample_store();
-    let hits = store
-        .search_position(hash_after("h8,i9,j10"), &Query::default())
-        .unwrap();
-    let found: Vec<_> = hits
-        .iter()
-        .map(|h| (h.game.id, h.ply, h.next.clone()))
-        .collect();
-    assert_eq!(
-        found,
-        vec![(2, 3, Some("g7".into())), (1, 3, Some("k11".into()))]
-    );
-    // The final position of a game has no next move.
-    let end = store
-        .search_position(hash_after("a1,b2"), &Query::default())
-        .unwrap();
-    assert_eq!(end.len(), 1);
-    assert_eq!(end[0].next, None);
-    // The start position: every game, at ply 0.
-    assert_eq!(
-        store
-            .search_position(hash_after(""), &Query::default())
-            .unwrap()
-            .len(),
-        3
-    );
-    let q = Query {
-        player: Some("carol".into()),
-        ..Query::default()
-    };
-    assert_eq!(store.search_position(hash_after(""), &q).unwrap().len(), 2);
+    suite::position_search_finds_transpositions_and_next_moves(memory);
 }
 
 #[test]
 fn stored_games_load_back() {
-    let store = sample_store();
-    let rec = store.load(1).unwrap();
-    let original = check(&game(
-        "alice",
-        "bob",
-        "2024-05-01",
-        &["h8", "i9", "j10", "k11"],
-        Some(Side::Black),
-    ))
-    .unwrap()
-    .record;
-    assert_eq!(rec, original);
-    assert!(store.load(99).is_err());
+    suite::stored_games_load_back(memory);
 }
 
 #[test]
 fn live_games_are_written_move_by_move() {
-    let mut store = Store::open_in_memory().unwrap();
-    let mut header = GameRecord::new(GameKind::Gomoku);
-    header.players[0] = boyi_records::Player::program("boyi:strong");
-    header.set_name(Side::White, "human");
-    header.variant = Some("freestyle".into());
-    header.tags.insert("TimeControl".into(), "60+1".into());
-    let mut pos = Gomoku::start(&Default::default(), None).unwrap();
-    let id = store.begin_game(&header, pos.hash(), "serve").unwrap();
-    for (i, text) in ["h8", "i9"].iter().enumerate() {
-        let mv = pos.parse_move(text).unwrap();
-        pos.play(&mv);
-        let rm = RecordedMove {
-            time_ms: Some(100 * i as u64),
-            clock_ms: Some(5000 - i as u64),
-            eval: Some(boyi_core::Score::Mate(-3)),
-            depth: Some(7),
-            comment: Some("a\nb".into()),
-            ..RecordedMove::new(*text)
-        };
-        assert_eq!(store.append_move(id, &rm, pos.hash()).unwrap(), i + 1);
-    }
-    let unfinished = Query {
-        result: Some(ResultFilter::Unfinished),
-        ..Query::default()
-    };
-    assert_eq!(store.search(&unfinished).unwrap().len(), 1);
-    let hits = store
-        .search_position(hash_after("h8"), &Query::default())
-        .unwrap();
-    assert_eq!(hits[0].next.as_deref(), Some("i9"));
-    store
-        .finish_game(
-            id,
-            &GameResult::win(Side::Black, Reason::Time).with_detail("no answer"),
-        )
-        .unwrap();
-    assert!(store.search(&unfinished).unwrap().is_empty());
-    let rec = store.load(id).unwrap();
-    assert_eq!(rec.moves.len(), 2);
-    assert_eq!(rec.tags["TimeControl"], "60+1");
-    let result = rec.result.unwrap();
-    assert_eq!(
-        (result.reason(), result.detail.as_str()),
-        (Reason::Time, "no answer")
-    );
-    assert_eq!(rec.players[0].spec.as_deref(), Some("boyi:strong"));
-    assert_eq!(rec.moves[1].clock_ms, Some(4999));
-    assert_eq!(rec.moves[1].eval, Some(boyi_core::Score::Mate(-3)));
-    assert_eq!(rec.moves[1].comment.as_deref(), Some("a\nb"));
-    assert!(
-        store
-            .finish_game(id, &GameResult::draw(Reason::Agreement))
-            .is_err()
-    );
-    // A finished game takes no more moves.
-    let rm = RecordedMove {
-        text: "j10".into(),
-        ..RecordedMove::default()
-    };
-    assert!(store.append_move(id, &rm, 0).is_err());
+    suite::live_games_are_written_move_by_move(memory);
+}
+
+#[test]
+fn imports_leave_out_games_already_stored() {
+    suite::imports_leave_out_games_already_stored(memory);
+}
+
+#[test]
+fn live_batches_refuse_writes_one_by_one() {
+    suite::live_batches_refuse_writes_one_by_one(memory);
 }
 
 #[test]
@@ -309,23 +122,6 @@ fn version_1_files_are_migrated() {
     );
     drop(store);
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
-fn imports_leave_out_games_already_stored() {
-    let mut store = sample_store();
-    let again = check(&game(
-        "alice",
-        "bob",
-        "2024-05-01",
-        &["h8", "i9", "j10", "k11"],
-        Some(Side::Black),
-    ))
-    .unwrap();
-    let other = check(&game("x", "y", "", &["h8"], Some(Side::White))).unwrap();
-    let got = store.import([&again, &other, &other], "import").unwrap();
-    assert_eq!((got.ids.len(), got.duplicates), (1, 2));
-    assert_eq!(store.count().unwrap(), 4);
 }
 
 /// A file database holding `n` games, closed (its write-ahead log folded in).

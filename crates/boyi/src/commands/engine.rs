@@ -48,9 +48,10 @@ pub struct EngineArgs {
     /// Store the session's games in the game database (--db, default boyi.sqlite).
     #[arg(long)]
     pub record: bool,
-    /// Game database to store the session's games in (implies --record).
+    /// Game database to store the session's games in (implies --record): an SQLite file or
+    /// a postgres:// URL.
     #[arg(long)]
-    pub db: Option<PathBuf>,
+    pub db: Option<boyi_store::Db>,
 }
 
 /// The longest a served search given no limit by the protocol or the command line may take.
@@ -74,12 +75,11 @@ fn serve_game<G: boyi_engines::GamePlayers>(args: &EngineArgs) -> Result<()> {
         player = Box::new(BookPlayer::new(player, book, args.book_seed));
     }
     if args.record || args.db.is_some() {
-        let path = args
+        let db = args
             .db
             .clone()
-            .unwrap_or_else(|| boyi_store::DEFAULT_PATH.into());
-        let store =
-            boyi_store::Store::open(&path).with_context(|| format!("--db {}", path.display()))?;
+            .unwrap_or_else(|| boyi_store::Db::Sqlite(boyi_store::DEFAULT_PATH.into()));
+        let store = boyi_store::Store::connect(&db).with_context(|| format!("--db {db}"))?;
         player = Box::new(RecordingPlayer::new(player, &format!("boyi:{spec}"), store));
     }
     let opts = ServeOptions {

@@ -103,9 +103,10 @@ pub struct MatchArgs {
 /// Where finished games are stored.
 #[derive(Args, Debug)]
 pub struct DbArgs {
-    /// Game database every game is stored in (the one `boyi serve` uses by default).
+    /// Game database every game is stored in (the one `boyi serve` uses by default): an
+    /// SQLite file or a postgres:// URL.
     #[arg(long, default_value = boyi_store::DEFAULT_PATH)]
-    pub db: PathBuf,
+    pub db: boyi_store::Db,
     /// Do not store the games.
     #[arg(long)]
     pub no_record: bool,
@@ -192,8 +193,8 @@ fn run_game<G: boyi_engines::GamePlayers>(args: &MatchArgs) -> Result<()> {
         None
     } else {
         Some(
-            boyi_store::Store::open(&args.db.db)
-                .with_context(|| format!("--db {}", args.db.db.display()))?,
+            boyi_store::Store::connect(&args.db.db)
+                .with_context(|| format!("--db {}", args.db.db))?,
         )
     };
     let keep = |g: &boyi_arena::runner::GameResult| -> Result<(), TextError> {

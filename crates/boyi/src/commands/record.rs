@@ -5,7 +5,7 @@ use boyi_core::{Game, RenderOptions, Side};
 use boyi_games::{GameKind, with_game};
 use boyi_records::date::parse_date_query;
 use boyi_records::{Checked, Format, GameRecord, ReadOptions, replay};
-use boyi_store::{DEFAULT_PATH, Query, ResultFilter, Store};
+use boyi_store::{DEFAULT_PATH, Db, Query, ResultFilter, Store};
 use clap::{Args, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -95,9 +95,9 @@ pub struct ImportArgs {
     /// Record files or directories of them.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// Database file.
+    /// Game database: an SQLite file or a postgres:// URL.
     #[arg(long, default_value = DEFAULT_PATH)]
-    pub db: PathBuf,
+    pub db: Db,
     #[command(flatten)]
     pub input_opts: InputArgs,
 }
@@ -121,9 +121,9 @@ pub struct FilterArgs {
 
 #[derive(Args, Debug)]
 pub struct SearchArgs {
-    /// Database file.
+    /// Game database: an SQLite file or a postgres:// URL.
     #[arg(long, default_value = DEFAULT_PATH)]
-    pub db: PathBuf,
+    pub db: Db,
     #[command(flatten)]
     pub filter: FilterArgs,
     /// Variant of the searched position (with --position or --moves).
@@ -146,9 +146,9 @@ pub struct SearchArgs {
 pub struct ExportArgs {
     /// The output file, or a directory for formats of one game a file (psq, xqf).
     pub output: PathBuf,
-    /// Database file.
+    /// Game database: an SQLite file or a postgres:// URL.
     #[arg(long, default_value = DEFAULT_PATH)]
-    pub db: PathBuf,
+    pub db: Db,
     /// Output format (default: from the output's extension, else boyi).
     #[arg(long)]
     pub to: Option<String>,
@@ -359,12 +359,12 @@ fn import(a: &ImportArgs) -> Result<()> {
     let started = Instant::now();
     // Every file is read and checked before anything is stored: a bad file stores nothing.
     let (games, files, skipped) = read_paths(&a.files, &a.input_opts)?;
-    let mut store = Store::open(&a.db).with_context(|| a.db.display().to_string())?;
+    let mut store = Store::connect(&a.db).with_context(|| a.db.to_string())?;
     let done = store.import(&games, "import")?;
     outln!(
         "imported {} games from {files} files into {} in {:.3}s",
         done.ids.len(),
-        a.db.display(),
+        a.db,
         started.elapsed().as_secs_f64()
     );
     if done.duplicates > 0 {
@@ -394,7 +394,7 @@ fn query(f: &FilterArgs, limit: Option<usize>) -> Result<Query> {
 
 fn search(a: &SearchArgs) -> Result<()> {
     let q = query(&a.filter, Some(a.limit))?;
-    let store = Store::open(&a.db).with_context(|| a.db.display().to_string())?;
+    let store = Store::connect(&a.db).with_context(|| a.db.to_string())?;
     let mut out = std::io::stdout().lock();
     if a.position.is_none() && a.moves.is_none() {
         for g in store.search(&q)? {
@@ -423,10 +423,12 @@ fn search(a: &SearchArgs) -> Result<()> {
 
 fn export(a: &ExportArgs) -> Result<()> {
     let q = query(&a.filter, a.limit)?;
-    if !a.db.exists() {
-        bail!("{}: no such database", a.db.display());
+    if let Db::Sqlite(path) = &a.db
+        && !path.exists()
+    {
+        bail!("{}: no such database", path.display());
     }
-    let store = Store::open(&a.db).with_context(|| a.db.display().to_string())?;
+    let store = Store::connect(&a.db).with_context(|| a.db.to_string())?;
     let format = match &a.to {
         Some(f) => Format::parse(f)?,
         None => a

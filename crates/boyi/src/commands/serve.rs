@@ -11,9 +11,10 @@ pub struct ServeArgs {
     /// Address to listen on (`0.0.0.0:8080` lets people on the network join).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// SQLite database file (created if missing); every game is written to it as played.
-    #[arg(long, default_value = "boyi.sqlite")]
-    pub db: PathBuf,
+    /// Game database, every game written to it as played: an SQLite file (created if
+    /// missing) or a postgres:// URL (docs/server.md, "Deploying").
+    #[arg(long, default_value = boyi_store::DEFAULT_PATH)]
+    pub db: boyi_store::Db,
     /// WebSocket connections one address may hold at once.
     #[arg(long, default_value_t = Limits::default().connections_per_ip)]
     pub max_connections_per_ip: usize,
@@ -120,7 +121,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             "boyi serve: {}://{} (database {}, {} unfinished game(s) resumed)\n",
             if running.tls { "https" } else { "http" },
             running.addr,
-            config.db.display(),
+            config.db,
             running.resumed
         );
         eprint!("{ready}");

@@ -35,7 +35,7 @@ impl TestServer {
     pub fn start_with(db: &Path, limits: Limits) -> TestServer {
         Self::start_config(Config {
             addr: "127.0.0.1:0".parse().unwrap(),
-            db: db.to_path_buf(),
+            db: boyi_store::Db::Sqlite(db.to_path_buf()),
             limits,
             ..Config::default()
         })
@@ -298,7 +298,7 @@ pub async fn http_send(
 pub fn start_with_engines(db: &Path, engines: &[&str]) -> TestServer {
     TestServer::start_config(Config {
         addr: "127.0.0.1:0".parse().unwrap(),
-        db: db.to_path_buf(),
+        db: boyi_store::Db::Sqlite(db.to_path_buf()),
         limits: Limits::default(),
         engines: boyi_server::external::Engines::parse(engines).unwrap(),
         ..Config::default()
