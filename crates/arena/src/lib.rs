@@ -6,6 +6,7 @@
 //! - [`runner`]: playing the games, concurrently;
 //! - [`record`]: each game's record, in the one record model of `boyi-records`;
 //! - [`stats`]: Elo, interval, SPRT;
+//! - [`time_control`]: clocks of a match (`10+0.1`, `40/60`);
 //! - [`report`]: the progress bar and the printed summary;
 //! - [`machine`]: the machine's load average during a match.
 
@@ -19,6 +20,7 @@ pub mod report;
 pub mod runner;
 pub mod spec;
 pub mod stats;
+pub mod time_control;
 
 pub use record::opening_plies;
 pub use runner::{

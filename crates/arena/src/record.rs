@@ -3,7 +3,7 @@
 //! result with its reason, the date, `boyi match` as the event and the game's number as the
 //! round, the opening's plies in the tag `OpeningPlies` and the time control in `TimeControl`.
 
-use crate::runner::TimeControl;
+use crate::time_control::TimeControl;
 use boyi_core::{Game, TextError};
 use boyi_engines::GameHistory;
 use boyi_records::{Date, GameRecord, GameResult, Player, RecordedMove, header_for};

@@ -130,10 +130,11 @@ fn print_weights(w: &[f64], opts: &Options) {
          //! `examples/connect6_tune.rs` (lambda {}, {} steps).\n",
         opts.lambda, opts.steps
     );
-    println!("use super::learned::FEATURES;\n");
     let list: Vec<String> = w.iter().map(|x| format!("{}", x.round() as i32)).collect();
     println!(
-        "pub const WEIGHTS: [i32; FEATURES] = [{}];",
+        "/// One weight a feature of `learned::features` (learned.rs checks the count).\n\
+         pub const WEIGHTS: [i32; {}] = [{}];",
+        list.len(),
         list.join(", ")
     );
 }

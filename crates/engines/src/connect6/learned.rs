@@ -21,6 +21,9 @@ const ROLE: usize = COMBOS + 3;
 /// Both roles' features and a constant (the side to move's bonus).
 pub const FEATURES: usize = 2 * ROLE + 1;
 
+// The fitted weights are printed with their own count: it must be the features'.
+const _: () = assert!(WEIGHTS.len() == FEATURES);
+
 /// Reused buffers of the feature count (no allocation per position).
 #[derive(Clone, Default)]
 pub struct Scratch {
