@@ -3,7 +3,6 @@
 //! JPEG (what most webcams send at high resolutions, passed on as they come), or else in
 //! YUYV (converted here).
 
-use super::frames::Frame;
 use anyhow::{Context, Result, bail};
 use image::ImageEncoder;
 use image::codecs::png::{CompressionType, FilterType, PngEncoder};
@@ -85,8 +84,8 @@ impl Camera {
         })
     }
 
-    /// Waits for the camera's next frame.
-    pub fn next_frame(&mut self) -> Result<Frame> {
+    /// Waits for the camera's next frame: its number (from 1) and its image.
+    pub fn next_frame(&mut self) -> Result<(usize, Vec<u8>)> {
         let shape = self.shape;
         let bytes = self
             .stream
@@ -98,10 +97,7 @@ impl Camera {
             })
             .with_context(|| format!("{}: reading a frame", self.path))??;
         self.count += 1;
-        Ok(Frame {
-            name: format!("frame {}", self.count),
-            bytes,
-        })
+        Ok((self.count, bytes))
     }
 }
 

@@ -111,14 +111,23 @@ fn camera(path: &str, every: bool) -> Result<Box<dyn Frames>> {
         return Ok(Box::new(camera));
     }
     Ok(Box::new(Newest::spawn(move || {
-        camera.next_frame().map(Some)
+        camera_frame(&mut camera).map(Some)
     })))
+}
+
+#[cfg(all(feature = "v4l2", target_os = "linux"))]
+fn camera_frame(camera: &mut super::camera::Camera) -> Result<Frame> {
+    let (n, bytes) = camera.next_frame()?;
+    Ok(Frame {
+        name: format!("frame {n}"),
+        bytes,
+    })
 }
 
 #[cfg(all(feature = "v4l2", target_os = "linux"))]
 impl Frames for super::camera::Camera {
     fn next(&mut self) -> Result<Option<Frame>> {
-        self.next_frame().map(Some)
+        camera_frame(self).map(Some)
     }
 }
 

@@ -1,33 +1,29 @@
 //! `boyi vision synth --sequence MOVES --out-dir DIR`: the frames of a game being played in
 //! front of a fixed camera, for testing `boyi watch` (see `boyi_vision::sequence`).
 
-use super::vision::SynthArgs;
 use anyhow::{Context, Result, bail};
 use boyi_core::{Game, Point, Side};
 use boyi_games::connect6::Connect6;
 use boyi_games::gomoku::Gomoku;
 use boyi_vision::sequence::{self, Placement, Shot};
-use boyi_vision::synth::{Level, SynthOptions};
+use boyi_vision::synth::SynthOptions;
 use boyi_vision::{Stone, VisionError};
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// Renders the frames of the game `moves` into `dir`.
-pub fn frames(args: &SynthArgs, level: Level, moves: &str, dir: &Path) -> Result<()> {
-    let (size, turns) = match args.game.as_str() {
-        "gomoku" => turns::<Gomoku>(moves, args.size.unwrap_or(15))?,
-        "connect6" => turns::<Connect6>(moves, args.size.unwrap_or(19))?,
+/// Renders the frames of the `game` (gomoku or connect6) `moves` into `dir`, drawn as
+/// `look` says (its size, when not given, the game's own; its position is the game's).
+pub fn frames(game: &str, look: SynthOptions, moves: &str, dir: &Path) -> Result<()> {
+    let (size, turns) = match game {
+        "gomoku" => turns::<Gomoku>(moves, look.size.unwrap_or(15))?,
+        "connect6" => turns::<Connect6>(moves, look.size.unwrap_or(19))?,
         g => bail!("--sequence draws gomoku or connect6 games, not {g:?}"),
     };
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let opts = SynthOptions {
-        seed: args.seed,
-        level,
-        width: args.width,
-        height: args.height,
         size: Some(size),
         position: None,
-        distortion: args.distortion,
+        ..look
     };
     let mut index = 0;
     let mut listing = String::new();

@@ -154,9 +154,17 @@ pub fn run(args: &VisionArgs) -> Result<()> {
 }
 
 fn synth(args: &SynthArgs) -> Result<()> {
-    let level: Level = args.level.parse()?;
+    let look = SynthOptions {
+        seed: args.seed,
+        level: args.level.parse::<Level>()?,
+        width: args.width,
+        height: args.height,
+        size: args.size,
+        position: None,
+        distortion: args.distortion,
+    };
     if let (Some(moves), Some(dir)) = (&args.sequence, &args.out_dir) {
-        return super::sequence::frames(args, level, moves, dir);
+        return super::sequence::frames(&args.game, look, moves, dir);
     }
     let out = args
         .out
@@ -176,13 +184,9 @@ fn synth(args: &SynthArgs) -> Result<()> {
         None => None,
     };
     let opts = SynthOptions {
-        seed: args.seed,
-        level,
-        width: args.width,
-        height: args.height,
         size: position.as_ref().map(|p| p.0).or(args.size),
         position: position.map(|p| p.1),
-        distortion: args.distortion,
+        ..look
     };
     let s = boyi_vision::synth::render(&opts)?;
     std::fs::write(out, &s.jpeg).with_context(|| format!("writing {}", out.display()))?;
