@@ -2,6 +2,7 @@
 //! 003 baseline (`boyi:seed003`).
 
 pub mod board;
+pub mod gaps;
 pub mod learned;
 pub mod search;
 pub mod seed003;

@@ -15,33 +15,16 @@ use std::time::Instant;
 
 mod pairs;
 
+pub use super::gaps::{Gap, Gaps, NONE, Pair, blockable};
+use super::gaps::{Shared, gaps_blockable, pair, pair_effect, single_score, widest_block};
 use pairs::*;
-pub use pairs::{Gap, Gaps, blockable};
-#[cfg(test)]
-pub(super) use pairs::{Shared, pair_effect};
-pub(super) use pairs::{gaps_blockable, pair, single_score};
 
 const INF: i32 = MATE + 1;
-const NONE: u16 = u16::MAX;
 const MAX_PLY: usize = 64;
 /// Iterations of a timed search (each adds one turn).
 const MAX_DEPTH: u32 = 40;
 /// Points of the opponent's winning lines a second round of defences is built from.
 const REFUTING_POINTS: usize = 16;
-
-/// A turn: one or two points (`b == NONE` for one) and an ordering score.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Pair {
-    pub a: u16,
-    pub b: u16,
-    pub score: i32,
-}
-
-impl Pair {
-    pub fn second(&self) -> Option<usize> {
-        (self.b != NONE).then_some(self.b as usize)
-    }
-}
 
 #[derive(Debug, Clone, Copy, Default)]
 struct Tt {

@@ -349,7 +349,7 @@ fn a_threat_turn_crowded_out_of_the_width_is_still_searched() {
 
 #[test]
 fn threat_pairs_judged_without_playing_equal_playing_them() {
-    use super::search::{Gaps, gaps_blockable, pair_effect};
+    use super::gaps::{Gaps, gaps_blockable, pair_effect};
     use super::threats::{LiveWindows, threat_candidates};
     let mut rng = SplitMix64::new(11);
     let mut live = LiveWindows::default();
@@ -457,7 +457,7 @@ fn a_win_the_opponent_threatens_lowers_a_quiet_leaf() {
 
 #[test]
 fn a_shared_line_tells_the_windows_holding_both_points() {
-    use super::search::Shared;
+    use super::gaps::Shared;
     let b = Board6::new(19);
     let mut both = 0;
     for p in 0..b.points() as u16 {

@@ -10,7 +10,7 @@
 //! form only to judge danger.
 
 use super::board::Board6;
-use super::search::{Gap, Gaps, Pair, gaps_blockable, pair, single_score};
+use super::gaps::{Gap, Gaps, Pair, gaps_blockable, pair, single_score};
 use boyi_core::Side;
 use std::time::Instant;
 
