@@ -1,4 +1,4 @@
-//! Fits the strong Gomoku engine's move-ordering values (`gomoku::learned::POLICY`) to the
+//! Fits the strong Gomoku engine's move-ordering values (`gomoku::move_policy::POLICY`) to the
 //! moves a player made in recorded games.
 //!
 //! `cargo run --release -p boyi-engines --example gomoku_policy -- [--mover TEXT]
@@ -10,7 +10,7 @@
 //! the search (`Engine::generate`: the neighbourhood, or against an open three only the
 //! blocks and fours), and a position with a five to make or to block is left out, as the
 //! search settles it without ordering. A candidate's score is the sum of its weights
-//! (`learned::policy_features`): its combination of patterns as the mover's point and as the
+//! (`move_policy::policy_features`): its combination of patterns as the mover's point and as the
 //! opponent's, the pair of their highest pattern classes, the count of stones within the 5×5
 //! square around it, and its place relative to the last move and to the mover's own last
 //! move; a softmax over the scores is the predicted choice. The values minimise the mean
@@ -21,9 +21,10 @@
 //! text of `gomoku/policy.rs`.
 
 use boyi_engines::gomoku::board::EngineBoard;
-use boyi_engines::gomoku::learned::{
-    COMBOS, POLICY_BEFORE_AT, POLICY_CROSS_AT, POLICY_LAST_AT, POLICY_NEAR_AT, POLICY_WEIGHTS as N,
-    combo_table, policy_features,
+use boyi_engines::gomoku::learned::{COMBOS, combo_table};
+use boyi_engines::gomoku::move_policy::{
+    POLICY_BEFORE_AT, POLICY_CROSS_AT, POLICY_LAST_AT, POLICY_NEAR_AT, POLICY_WEIGHTS as N,
+    policy_features,
 };
 use boyi_engines::gomoku::search::{defends, value_order};
 use boyi_engines::gomoku::threat::{fives, has_open_three};

@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod learned;
+pub mod move_policy;
 pub mod pattern;
 pub mod search;
 pub mod seed000;
@@ -226,7 +227,7 @@ fn warm_tables() {
         pattern::pair_table(black_exact, white_exact);
     }
     learned::fit_table();
-    learned::policy_weights();
+    move_policy::policy_weights();
 }
 
 /// `boyi:strong` for Gomoku.

@@ -2,10 +2,11 @@
 //! principal-variation search with iterative deepening and a transposition table over
 //! candidate moves chosen by threats (forced answers to fives and threes) and the neighbourhood
 //! of the stones, ordered by the incremental point values (or, as an option, by values fitted
-//! to a strong player's moves: `learned::policy_score`).
+//! to a strong player's moves: `move_policy::policy_score`).
 
 use super::board::EngineBoard;
-use super::learned::{PolicyScorer, TEMPO, THREAT_WEIGHTS};
+use super::learned::{TEMPO, THREAT_WEIGHTS};
+use super::move_policy::PolicyScorer;
 use super::pattern::{PATTERN_VALUE, Pattern, THREAT_VALUE, Threat};
 use super::threat::{ThreatSearch, collect, fives, has_open_three, playable, threat_points};
 use crate::player::{Info, Limits, StopFlag};
@@ -106,7 +107,7 @@ pub struct Config {
     /// Whether moves are ordered by their cut-offs (`order_by_history`).
     pub history: bool,
     /// Whether candidates are ordered by the values fitted to a strong player's choices
-    /// (`learned::policy_score`) rather than by their point values.
+    /// (`move_policy::policy_score`) rather than by their point values.
     pub policy: bool,
     /// The root VCT may take the time budget over this.
     pub vct_share: u32,

@@ -15,7 +15,8 @@ use super::{
 };
 use crate::alphabeta::MATE;
 use crate::gomoku::board::EngineBoard;
-use crate::gomoku::learned::{PolicyScorer, ShapeTable, shape, shape_table};
+use crate::gomoku::learned::{ShapeTable, shape, shape_table};
+use crate::gomoku::move_policy::PolicyScorer;
 use crate::gomoku::pattern::Threat;
 use crate::gomoku::threat::{fives, has_open_three};
 use boyi_core::Side;
