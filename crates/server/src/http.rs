@@ -4,6 +4,7 @@
 
 use crate::AppState;
 use crate::games::ServerGame;
+use crate::reply::json_response;
 use axum::Router;
 use axum::extract::{ConnectInfo, Path, Query, State, WebSocketUpgrade};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -126,15 +127,6 @@ fn asset(body: &'static str, kind: &'static str) -> Response {
         HeaderValue::from_static("nosniff"),
     );
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    r
-}
-
-pub(crate) fn json_response(v: Value) -> Response {
-    let mut r = v.to_string().into_response();
-    r.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
     r
 }
 

@@ -6,16 +6,16 @@ use crate::budget;
 use crate::external::{self, Engines};
 use crate::games::ServerGame;
 use crate::limits::Limits;
+use crate::protocol::CreateRequest;
 use crate::seat::{
-    ClockSpec, LEVEL_CAP_MS, Seat, SeatKind, SeatRequest, TableOptions, check_name, new_table_id,
-    new_token, normalise_spec, side_name, token_hash,
+    LEVEL_CAP_MS, Seat, SeatKind, SeatRequest, TableOptions, check_name, new_table_id, new_token,
+    normalise_spec, side_name, token_hash,
 };
 use crate::store::Store;
 use crate::table::{NewTable, Table, TableHandle};
 use boyi_core::Side;
 use boyi_engines::{BuildContext, levels};
 use boyi_games::{GameKind, with_game};
-use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -27,28 +27,6 @@ pub const LOBBY_IDLE: Duration = Duration::from_secs(15 * 60);
 
 /// Longest position text accepted.
 pub const MAX_POSITION: usize = 2000;
-
-/// A request for a new table.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CreateRequest {
-    pub game: String,
-    #[serde(default)]
-    pub variant: Option<String>,
-    #[serde(default)]
-    pub size: Option<usize>,
-    /// Start from this position text instead of the start position.
-    #[serde(default)]
-    pub position: Option<String>,
-    #[serde(default)]
-    pub clock: Option<ClockSpec>,
-    #[serde(default)]
-    pub undo: Option<bool>,
-    #[serde(default)]
-    pub local: Option<bool>,
-    pub black: SeatRequest,
-    pub white: SeatRequest,
-}
 
 /// A new table: its id, the tokens of the seats its creator holds or hands out, and the
 /// creator's own token (for new invitation links).

@@ -22,6 +22,7 @@ pub mod hub;
 pub mod limits;
 pub mod photo;
 pub mod protocol;
+mod reply;
 pub mod review;
 pub mod seat;
 pub mod store;

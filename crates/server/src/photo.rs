@@ -76,7 +76,7 @@ pub async fn upload(
     };
     let max_pixels = app.limits.photo_max_pixels;
     match tokio::task::spawn_blocking(move || read(&body, &q, max_pixels)).await {
-        Ok(Ok(v)) => crate::http::json_response(v),
+        Ok(Ok(v)) => crate::reply::json_response(v),
         Ok(Err(e)) => failure(StatusCode::UNPROCESSABLE_ENTITY, &e),
         Err(e) => failure(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
     }

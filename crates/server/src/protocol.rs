@@ -2,7 +2,7 @@
 //! and a `"type"`. Parsing is strict: an unknown type or field, a wrong version or a missing field
 //! is an error that names it.
 
-use crate::hub::CreateRequest;
+use crate::seat::{ClockSpec, SeatRequest};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -13,6 +13,28 @@ use serde_json::Value;
 pub const VERSION: u64 = 3;
 /// The oldest client version still accepted.
 pub const OLDEST: u64 = 1;
+
+/// A request for a new table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRequest {
+    pub game: String,
+    #[serde(default)]
+    pub variant: Option<String>,
+    #[serde(default)]
+    pub size: Option<usize>,
+    /// Start from this position text instead of the start position.
+    #[serde(default)]
+    pub position: Option<String>,
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
+    #[serde(default)]
+    pub undo: Option<bool>,
+    #[serde(default)]
+    pub local: Option<bool>,
+    pub black: SeatRequest,
+    pub white: SeatRequest,
+}
 
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]

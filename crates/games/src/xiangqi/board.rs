@@ -204,12 +204,6 @@ impl Move {
     }
 }
 
-impl std::fmt::Debug for Move {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&super::notation::iccs::format(*self))
-    }
-}
-
 /// Placement, side to move and hash. Clocks and history live in [`super::Xiangqi`].
 #[derive(Clone, PartialEq, Eq)]
 pub struct Board {
@@ -253,7 +247,7 @@ impl Board {
         self.sq[s as usize] = c;
         self.pos[si][slot] = s;
         self.alive[si] |= 1 << slot;
-        self.hash ^= zobrist::piece(c, s);
+        self.hash ^= zobrist::piece(c, index90(s));
         true
     }
 
@@ -300,7 +294,7 @@ impl Board {
         };
         for (s, &c) in self.sq.iter().enumerate() {
             if c != EMPTY && c != OFF {
-                h ^= zobrist::piece(c, s as Square);
+                h ^= zobrist::piece(c, index90(s as Square));
             }
         }
         h
@@ -343,10 +337,11 @@ impl Board {
         self.sq[to] = c;
         self.sq[from] = EMPTY;
         self.pos[us][(c & 15) as usize] = m.to;
-        let mut h = self.hash ^ zobrist::piece(c, m.from) ^ zobrist::piece(c, m.to);
+        let mut h =
+            self.hash ^ zobrist::piece(c, index90(m.from)) ^ zobrist::piece(c, index90(m.to));
         if cap != EMPTY {
             self.alive[us ^ 1] &= !(1 << (cap & 15));
-            h ^= zobrist::piece(cap, m.to);
+            h ^= zobrist::piece(cap, index90(m.to));
         }
         self.hash = h ^ zobrist::BLACK_TO_MOVE;
         self.side = !self.side;
@@ -362,10 +357,11 @@ impl Board {
         self.sq[from] = c;
         self.sq[to] = cap;
         self.pos[us][(c & 15) as usize] = m.from;
-        let mut h = self.hash ^ zobrist::piece(c, m.from) ^ zobrist::piece(c, m.to);
+        let mut h =
+            self.hash ^ zobrist::piece(c, index90(m.from)) ^ zobrist::piece(c, index90(m.to));
         if cap != EMPTY {
             self.alive[us ^ 1] |= 1 << (cap & 15);
-            h ^= zobrist::piece(cap, m.to);
+            h ^= zobrist::piece(cap, index90(m.to));
         }
         self.hash = h ^ zobrist::BLACK_TO_MOVE;
         self.side = !self.side;

@@ -1,8 +1,6 @@
 //! Zobrist keys: one per piece type (side and kind, not slot: two red chariots are the same
 //! piece) and board square, and one for black to move. Fixed at compile time.
 
-use super::board::{Square, index90};
-
 const SEED: u64 = 0x5869_616E_6771_6921;
 const TYPES: [u64; 14 * 90 + 1] = boyi_core::zobrist::keys(SEED);
 
@@ -35,8 +33,8 @@ static BY_CODE: [u64; 32 * 90] = {
 
 pub const BLACK_TO_MOVE: u64 = TYPES[14 * 90];
 
-/// The key of piece `code` on square `s`.
+/// The key of piece `code` on the square of index `at` (0..90, `board::index90`).
 #[inline(always)]
-pub fn piece(code: u8, s: Square) -> u64 {
-    BY_CODE[(code & 31) as usize * 90 + index90(s)]
+pub fn piece(code: u8, at: usize) -> u64 {
+    BY_CODE[(code & 31) as usize * 90 + at]
 }

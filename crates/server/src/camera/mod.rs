@@ -118,7 +118,7 @@ pub async fn start(
         Ok(id) => id,
         Err(e) => return failure(StatusCode::TOO_MANY_REQUESTS, &e),
     };
-    crate::http::json_response(json!({
+    crate::reply::json_response(json!({
         "v": crate::protocol::VERSION,
         "session": id,
         "game": q.game,
@@ -190,7 +190,7 @@ pub async fn frame(
     match read {
         Ok(Ok(mut v)) => {
             v["v"] = crate::protocol::VERSION.into();
-            crate::http::json_response(v)
+            crate::reply::json_response(v)
         }
         Ok(Err((status, e))) => failure(status, &e),
         Err(e) => failure(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
@@ -202,7 +202,7 @@ pub async fn stop(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> R
     if lock(&app.cameras.sessions).remove(&id).is_none() {
         return failure(StatusCode::NOT_FOUND, &unknown(&id));
     }
-    crate::http::json_response(json!({"v": crate::protocol::VERSION, "stopped": id}))
+    crate::reply::json_response(json!({"v": crate::protocol::VERSION, "stopped": id}))
 }
 
 fn unknown(id: &str) -> String {

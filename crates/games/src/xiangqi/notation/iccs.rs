@@ -9,6 +9,13 @@ pub fn format(m: Move) -> String {
     format!("{}{}", name(m.from), name(m.to))
 }
 
+/// A move shows as its ICCS text (`h2e2`).
+impl std::fmt::Debug for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&format(*self))
+    }
+}
+
 fn name(s: Square) -> String {
     if s == 0 {
         return "--".to_string();
