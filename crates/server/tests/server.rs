@@ -291,8 +291,22 @@ async fn bad_input_is_refused_and_changes_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reconnecting_gets_the_full_state_and_a_restart_loses_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("db.sqlite");
-    let server = TestServer::start(&db);
+    restart_loses_nothing(boyi_store::Db::Sqlite(dir.path().join("db.sqlite"))).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier: needs a PostgreSQL server (BOYI_TEST_POSTGRES)"]
+async fn on_postgresql_reconnecting_gets_the_full_state_and_a_restart_loses_nothing() {
+    let db = tokio::task::spawn_blocking(boyi_store::testing::fresh_postgres_schema)
+        .await
+        .unwrap();
+    restart_loses_nothing(db).await;
+}
+
+/// A Xiangqi game with a clock: moves, a reconnect, the server killed mid-game and started
+/// again, an undo, a resignation, another restart, and the record downloaded in every format.
+async fn restart_loses_nothing(db: boyi_store::Db) {
+    let server = TestServer::start_on(db.clone());
     let mut a = Client::connect(server.addr).await;
     let clock = json!({"base_ms": 600_000, "inc_ms": 1000});
     let (table, tokens) = a
@@ -319,7 +333,7 @@ async fn reconnecting_gets_the_full_state_and_a_restart_loses_nothing() {
     a.play(&table, &red, line[2]).await;
     a.state_at(&table, 3).await;
     server.kill();
-    let server = TestServer::start(&db);
+    let server = TestServer::start_on(db.clone());
     let mut a = Client::connect(server.addr).await;
     a.send(json!({"v": 1, "type": "join", "table": table, "token": black}))
         .await;
@@ -341,7 +355,7 @@ async fn reconnecting_gets_the_full_state_and_a_restart_loses_nothing() {
     let s = a.recv_type("state").await;
     assert_eq!(s["result"]["winner"], "black");
     server.kill();
-    let server = TestServer::start(&db);
+    let server = TestServer::start_on(db.clone());
     let mut c = Client::connect(server.addr).await;
     let s = c.fresh_state(&table).await;
     assert_eq!(s["status"], "finished");

@@ -25,6 +25,8 @@ pub mod live;
 mod rows;
 pub mod schema;
 mod sql;
+#[doc(hidden)]
+pub mod testing;
 
 pub use schema::MIGRATIONS;
 pub use sql::Db;
@@ -303,29 +305,36 @@ impl Store {
 
     /// Makes this connection the one server of the database, for as long as it stays open:
     /// on PostgreSQL a session advisory lock, which the database drops with the connection
-    /// (also when the process is killed); an error if another server holds it. Until live
-    /// games are leased to instances, two servers on one database would both resume and
-    /// play the same games. SQLite needs no lock here: its file is on one machine, where one
-    /// server is the deployment.
+    /// (also when the process is killed); an error if another server still holds it after
+    /// five seconds (a server restarted at once may find its predecessor's connection not
+    /// yet closed). Until live games are leased to instances, two servers on one database
+    /// would both resume and play the same games. SQLite needs no lock here: its file is on
+    /// one machine, where one server is the deployment.
     pub fn claim_server(&self) -> Result<()> {
         if !self.conn.is_postgres() {
             return Ok(());
         }
-        let held = self
-            .conn
-            .row(
-                "SELECT CASE WHEN pg_try_advisory_lock(?1) THEN 1 ELSE 0 END",
-                args![SERVER_LOCK],
-            )?
-            .map(|r| r.int(0))
-            .transpose()?;
-        match held {
-            Some(1) => Ok(()),
-            _ => Err(StoreError::Invalid(
-                "another boyi serve is using this database (one server a PostgreSQL database \
-                 for now: several need the leases of live games, not yet built)"
-                    .into(),
-            )),
+        let tried = std::time::Instant::now();
+        loop {
+            let held = self
+                .conn
+                .row(
+                    "SELECT CASE WHEN pg_try_advisory_lock(?1) THEN 1 ELSE 0 END",
+                    args![SERVER_LOCK],
+                )?
+                .map(|r| r.int(0))
+                .transpose()?;
+            if held == Some(1) {
+                return Ok(());
+            }
+            if tried.elapsed() >= std::time::Duration::from_secs(5) {
+                return Err(StoreError::Invalid(
+                    "another boyi serve is using this database (one server a PostgreSQL \
+                     database for now: several need the leases of live games, not yet built)"
+                        .into(),
+                ));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
         }
     }
 

@@ -23,12 +23,22 @@ impl TestServer {
     /// A server whose per-connection message rate is high: tests send moves as fast as the
     /// machine allows, far faster than people (the rate limit has a test of its own).
     pub fn start(db: &Path) -> TestServer {
+        Self::start_on(boyi_store::Db::Sqlite(db.to_path_buf()))
+    }
+
+    /// As [`TestServer::start`], on any database.
+    pub fn start_on(db: boyi_store::Db) -> TestServer {
         let limits = Limits {
             messages_per_second: 100_000.0,
             message_burst: 100_000.0,
             ..Limits::default()
         };
-        Self::start_with(db, limits)
+        Self::start_config(Config {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            db,
+            limits,
+            ..Config::default()
+        })
     }
 
     /// Runs the server in a runtime of its own on its own thread.
