@@ -100,7 +100,11 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         .map(tls::server_config)
         .transpose()
         .map_err(anyhow::Error::msg)?;
-    let store = store::Store::open(&config.db)?;
+    // SQLite's errors name the file already; a PostgreSQL error is told which database.
+    let store = store::Store::open(&config.db).map_err(|e| match &config.db {
+        boyi_store::Db::Postgres(_) => anyhow::anyhow!("{}: {e}", config.db),
+        boyi_store::Db::Sqlite(_) => e.into(),
+    })?;
     let hub = hub::Hub::new(
         store,
         Arc::new(config.engines.clone()),
