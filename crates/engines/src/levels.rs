@@ -21,7 +21,8 @@ const fn level(id: &'static str, spec: &'static str) -> Level {
 
 // Depths 4 and 6 stood only 35 Elo above depth 2 (100 games each): the selective search's
 // depth buys little strength a step, so the levels are far apart in depth. Depth 24 stood
-// only 70 above depth 16 at 26 times its time a move, so Gomoku has no master level.
+// too little above depth 16 for 26 times its time a move (docs/server.md, "Levels"), so Gomoku
+// has no master level.
 const GOMOKU: &[Level] = &[
     level("beginner", "boyi:strong?depth=1,vct=0"),
     level("casual", "boyi:strong?depth=2"),
