@@ -286,12 +286,7 @@ impl Store {
             Conn::Sqlite(_) => "PRAGMA user_version",
             Conn::Postgres(_) => "SELECT version FROM boyi_schema",
         };
-        Ok(self
-            .conn
-            .row(sql, &[])?
-            .map(|r| r.int(0))
-            .transpose()?
-            .unwrap_or(0))
+        Ok(self.conn.int(sql, &[])?.unwrap_or(0))
     }
 
     /// The journal mode (`wal`) of an SQLite database, for checks of the setup; empty on
@@ -316,14 +311,10 @@ impl Store {
         }
         let tried = std::time::Instant::now();
         loop {
-            let held = self
-                .conn
-                .row(
-                    "SELECT CASE WHEN pg_try_advisory_lock(?1) THEN 1 ELSE 0 END",
-                    args![SERVER_LOCK],
-                )?
-                .map(|r| r.int(0))
-                .transpose()?;
+            let held = self.conn.int(
+                "SELECT CASE WHEN pg_try_advisory_lock(?1) THEN 1 ELSE 0 END",
+                args![SERVER_LOCK],
+            )?;
             if held == Some(1) {
                 return Ok(());
             }

@@ -177,12 +177,10 @@ fn with_record(c: &Conn, mut g: LiveGame) -> Result<LiveGame> {
 }
 
 fn game_id(c: &Conn, table: &str) -> Result<Option<GameId>> {
-    c.row(
+    c.int(
         "SELECT game_id FROM live_games WHERE table_id = ?1",
         args![table],
-    )?
-    .map(|r| r.int(0))
-    .transpose()
+    )
 }
 
 fn known(c: &Conn, table: &str) -> Result<GameId> {

@@ -24,7 +24,7 @@ pub(crate) fn insert_position(c: &Conn, id: GameId, ply: usize, hash: u64) -> Re
 /// The `games` and `game_tags` rows of a record's header (not its moves or result).
 pub(crate) fn insert_header(c: &Conn, rec: &GameRecord, source: &str) -> Result<GameId> {
     let id = c
-        .row(
+        .int(
             "INSERT INTO games (game, variant, size, start, black, white, black_spec, white_spec,
                                 date, event, round, site, source)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) RETURNING id",
@@ -44,8 +44,7 @@ pub(crate) fn insert_header(c: &Conn, rec: &GameRecord, source: &str) -> Result<
                 source,
             ],
         )?
-        .ok_or_else(|| StoreError::Invalid("a new game got no id".into()))?
-        .int(0)?;
+        .ok_or_else(|| StoreError::Invalid("a new game got no id".into()))?;
     for (k, v) in &rec.tags {
         c.exec(
             "INSERT INTO game_tags (game_id, key, value) VALUES (?1, ?2, ?3)",
@@ -357,8 +356,7 @@ pub(crate) fn search_position(c: &Conn, hash: u64, q: &Query) -> Result<Vec<Posi
 }
 
 pub(crate) fn count(c: &Conn) -> Result<usize> {
-    let n = c.row("SELECT count(*) FROM games", &[])?;
-    Ok(n.map(|r| r.int(0)).transpose()?.unwrap_or(0) as usize)
+    Ok(c.int("SELECT count(*) FROM games", &[])?.unwrap_or(0) as usize)
 }
 
 /// Adds the WHERE clauses of `q`; parameters are numbered after those already in `values`.

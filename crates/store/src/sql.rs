@@ -353,6 +353,11 @@ impl Conn {
         Ok(self.rows(sql, args)?.into_iter().next())
     }
 
+    /// The integer in the first column of a query's first row, if it has a row.
+    pub fn int(&self, sql: &str, args: &[Value]) -> Result<Option<i64>> {
+        self.row(sql, args)?.map(|r| r.int(0)).transpose()
+    }
+
     /// Runs statements without parameters (a migration's SQL).
     pub fn batch(&self, sql: &str) -> Result<()> {
         match self {
