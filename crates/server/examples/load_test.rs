@@ -9,13 +9,14 @@
 //! `cargo run --release -p boyi-server --example load_test -- <addr> <db> [games] [gomoku,xiangqi]`
 //! (scripts/load-test.sh starts the server and runs it).
 
-use boyi_core::Game;
-use boyi_games::{GameKind, with_game};
+mod common;
+
+use common::check_game;
 use futures_util::{SinkExt, StreamExt};
 use rand::seq::IndexedRandom;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
-use tokio_tungstenite::connect_async;
+use tokio_tungstenite::connect_async_with_config;
 use tokio_tungstenite::tungstenite::Message;
 
 struct SeatResult {
@@ -32,7 +33,7 @@ async fn seat(
     token: String,
     side: &'static str,
 ) -> anyhow::Result<SeatResult> {
-    let (mut ws, _) = connect_async(format!("ws://{addr}/ws")).await?;
+    let (mut ws, _) = connect_async_with_config(format!("ws://{addr}/ws"), None, true).await?;
     let join = json!({"v": 2, "type": "join", "table": table, "token": token});
     ws.send(Message::text(join.to_string())).await?;
     let mut latencies = Vec::new();
@@ -100,7 +101,7 @@ async fn seat(
 }
 
 async fn create(addr: &str, game: &str) -> anyhow::Result<(String, String, String)> {
-    let (mut ws, _) = connect_async(format!("ws://{addr}/ws")).await?;
+    let (mut ws, _) = connect_async_with_config(format!("ws://{addr}/ws"), None, true).await?;
     let req = json!({"v": 2, "type": "create", "game": game,
                      "black": {"kind": "human"}, "white": {"kind": "human"}});
     ws.send(Message::text(req.to_string())).await?;
@@ -117,25 +118,6 @@ async fn create(addr: &str, game: &str) -> anyhow::Result<(String, String, Strin
         }
     }
     anyhow::bail!("no answer to create")
-}
-
-/// Replays a stored game with the rules; the number of moves and the final outcome.
-fn check_stored<G: Game>(
-    row: &boyi_store::live::LiveGame,
-) -> Result<(usize, Option<String>), String> {
-    let mut pos: G = boyi_records::start_position(&row.record).map_err(|e| e.to_string())?;
-    for (i, m) in row.record.moves.iter().enumerate() {
-        let mv = pos
-            .parse_move(&m.text)
-            .map_err(|e| format!("ply {}: {e}", i + 1))?;
-        pos.play(&mv);
-    }
-    let winner = pos.outcome().map(|o| match o.winner {
-        Some(boyi_core::Side::Black) => "black".to_string(),
-        Some(boyi_core::Side::White) => "white".to_string(),
-        None => "draw".to_string(),
-    });
-    Ok((row.record.moves.len(), winner))
 }
 
 /// Update sizes by game length: they must not grow with the number of moves.
@@ -159,46 +141,6 @@ fn update_sizes(updates: &[(usize, usize)]) {
         band(20, 100),
         band(100, 100_000)
     );
-}
-
-/// One game as stored, against the moves its client saw.
-fn check_game(
-    store: &boyi_server::store::Store,
-    records: &boyi_store::Store,
-    table: &str,
-    game: &str,
-    played: Option<&[String]>,
-) -> Result<(), String> {
-    let played = played.ok_or("its seat failed")?;
-    let row = store
-        .load(table)
-        .map_err(|e| e.to_string())?
-        .ok_or("missing")?;
-    let kind: GameKind = game.parse().map_err(|e| format!("{e}"))?;
-    let (n, outcome) =
-        with_game!(kind, G => check_stored::<G>(&row)).map_err(|e| e.to_string())??;
-    let stored: Vec<&str> = row.record.moves.iter().map(|m| m.text.as_str()).collect();
-    let winner = row
-        .record
-        .result
-        .as_ref()
-        .map(|r| r.winner_word().to_string());
-    if n != played.len() || stored != played {
-        return Err(format!("{n} moves stored, {} played", played.len()));
-    }
-    if outcome.is_none() || outcome != winner {
-        return Err(format!("stored result {winner:?}, rules say {outcome:?}"));
-    }
-    let id = store
-        .game_id(table)
-        .map_err(|e| e.to_string())?
-        .ok_or("not in the game database")?;
-    let rec = records.load(id).map_err(|e| e.to_string())?;
-    let texts: Vec<&str> = rec.moves.iter().map(|m| m.text.as_str()).collect();
-    if texts != stored || rec.result.map(|r| r.winner_word().to_string()) != winner {
-        return Err("the game database's record differs".into());
-    }
-    Ok(())
 }
 
 #[tokio::main]
@@ -279,7 +221,7 @@ async fn main() -> anyhow::Result<()> {
     // read on a thread of its own (the PostgreSQL client must not block this runtime).
     let checked = tables.len();
     let bad = tokio::task::spawn_blocking(move || {
-        let store = boyi_server::store::Store::open(&db)?;
+        let store = boyi_server::store::Store::open(&db, None)?;
         let records = boyi_store::Store::connect(&db)?;
         let mut bad = 0;
         for ((t, _, _, game), played) in tables.iter().zip(&client_moves) {

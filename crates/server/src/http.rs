@@ -7,7 +7,7 @@ use crate::games::ServerGame;
 use crate::reply::json_response;
 use axum::Router;
 use axum::extract::{ConnectInfo, Path, Query, State, WebSocketUpgrade};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use boyi_engines::registry::PLAYERS;
@@ -134,13 +134,30 @@ fn error(status: StatusCode, message: &str) -> Response {
     (status, json_response(json!({"error": message}))).into_response()
 }
 
+/// The client's address: the peer's, or, when the peer is a trusted load balancer, the
+/// last address its `X-Forwarded-For` adds.
+pub fn client_ip(app: &AppState, peer: SocketAddr, headers: &HeaderMap) -> std::net::IpAddr {
+    if !app.trusted_proxies.contains(&peer.ip()) {
+        return peer.ip();
+    }
+    headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .next_back()
+        .and_then(|a| a.trim().parse().ok())
+        .unwrap_or(peer.ip())
+}
+
 async fn upgrade(
     ws: WebSocketUpgrade,
     State(app): State<Arc<AppState>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
 ) -> Response {
-    let ip = peer.ip();
-    if let Err(e) = app.connections.admit(ip) {
+    let ip = client_ip(&app, peer, &headers);
+    if let Err(e) = app.connections.admit(ip, app.hub.connections_elsewhere()) {
         return error(StatusCode::TOO_MANY_REQUESTS, &e);
     }
     // Frames beyond four times the answered limit are refused by the socket itself.

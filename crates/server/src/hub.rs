@@ -3,6 +3,8 @@
 //! is not running), resuming unfinished games at start-up, and the lobby list.
 
 use crate::budget;
+use crate::cluster::Cluster;
+use crate::cluster::remote::RemoteTables;
 use crate::external::{self, Engines};
 use crate::games::ServerGame;
 use crate::limits::Limits;
@@ -12,10 +14,11 @@ use crate::seat::{
     normalise_spec, side_name, token_hash,
 };
 use crate::store::Store;
-use crate::table::{NewTable, Table, TableHandle};
+use crate::table::{Cmd, NewTable, Table, TableHandle};
 use boyi_core::Side;
 use boyi_engines::{BuildContext, levels};
 use boyi_games::{GameKind, with_game};
+use boyi_store::cluster::Owner;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -47,11 +50,22 @@ pub struct Hub {
     pub limits: Limits,
     /// How long a table with no move stays in the lobby.
     lobby_idle: Duration,
+    /// This instance's part in a cluster (PostgreSQL), and the tables run elsewhere.
+    cluster: Option<Arc<Cluster>>,
+    remote: Arc<RemoteTables>,
 }
 
 impl Hub {
-    pub fn new(store: Store, engines: Arc<Engines>, limits: Limits, lobby_idle: Duration) -> Hub {
+    pub fn new(
+        store: Store,
+        engines: Arc<Engines>,
+        limits: Limits,
+        lobby_idle: Duration,
+        cluster: Option<Arc<Cluster>>,
+    ) -> Hub {
         Hub {
+            cluster,
+            remote: Arc::default(),
             tables: Mutex::new(HashMap::new()),
             creators: Mutex::new(HashMap::new()),
             creating: tokio::sync::Mutex::new(()),
@@ -88,26 +102,189 @@ impl Hub {
             .map_err(|e| e.to_string())?
     }
 
-    /// The running table `id`, or the stored game brought back.
+    /// The running table `id`, or the stored game brought back; in a cluster, a game that
+    /// another instance runs is reached through it, and one nobody runs is claimed.
     pub fn get(&self, id: &str) -> Result<TableHandle, String> {
         if let Some(h) = self.tables().get(id) {
             return Ok(h.clone());
+        }
+        if let Some(h) = self.remote.get(id) {
+            return Ok(h);
         }
         let unknown = || format!("unknown table {id:?}");
         if id.is_empty() || id.len() > 32 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return Err(unknown());
         }
-        let row = self
-            .store
-            .load(id)
-            .map_err(|e| e.to_string())?
-            .ok_or_else(unknown)?;
+        let load = || {
+            self.store
+                .load(id)
+                .map_err(|e| e.to_string())?
+                .ok_or_else(unknown)
+        };
+        let mut row = load()?;
+        if let Some(cluster) = &self.cluster
+            && row.finished_ms.is_none()
+        {
+            match self
+                .store
+                .claim(id, &cluster.me)
+                .map_err(|e| e.to_string())?
+            {
+                // Read again: the last owner may have moved before its lease ran out.
+                Owner::Me => row = load()?,
+                Owner::Other(owner) => return Ok(self.remote.handle(id, &owner, cluster)),
+            }
+        }
         let handle = self.spawn_stored(&row)?;
         Ok(self
             .tables()
             .entry(id.to_string())
             .or_insert(handle)
             .clone())
+    }
+
+    /// A game of the cluster changed hands: `owner` runs `table` now. This instance's
+    /// connections watching it elsewhere follow it. (A game run here is given up only when
+    /// the heartbeat finds its lease gone: an announcement may be older than the lease.)
+    pub fn on_owner(&self, table: &str, owner: &str) {
+        let Some(cluster) = &self.cluster else { return };
+        if owner != cluster.me {
+            self.remote.moved(table, owner, cluster);
+        }
+    }
+
+    /// Stops the table `table` run here (`owner` runs it now, if known), and lets its
+    /// watchers follow it there.
+    pub fn hand_over(&self, table: &str, owner: &str) {
+        let Some(cluster) = &self.cluster else { return };
+        let Some(h) = self.tables().remove(table) else {
+            return;
+        };
+        let (reply, watchers) = tokio::sync::oneshot::channel();
+        if h.handover.send(reply).is_err() {
+            return;
+        }
+        let (remote, cluster) = (self.remote.clone(), cluster.clone());
+        let (table, owner) = (table.to_string(), owner.to_string());
+        tokio::spawn(async move {
+            if let Ok(w) = watchers.await {
+                remote.follow(&table, &owner, w, &cluster);
+            }
+        });
+    }
+
+    /// A request from connection `conn` of instance `origin` about `table`, which that
+    /// instance believes runs here.
+    pub fn from_elsewhere(&self, table: &str, cmd: Cmd, origin: &str, conn: u64) {
+        let Some(cluster) = &self.cluster else { return };
+        if let Some(h) = self.tables().get(table).cloned() {
+            let _ = h.tx.send(cmd);
+            return;
+        }
+        match self.get(table) {
+            Ok(_) if self.remote.get(table).is_some() => match self.store.owner(table) {
+                // Claimed here a moment ago: run it now rather than wait for the heartbeat.
+                Ok(Some(owner)) if owner == cluster.me => {
+                    self.adopt(&[table.to_string()]);
+                    if let Some(h) = self.tables().get(table) {
+                        let _ = h.tx.send(cmd);
+                    }
+                }
+                Ok(Some(owner)) => cluster.pass_on(&owner, table, &cmd, origin, conn),
+                // Nobody runs it this instant: the next claim's announcement brings the
+                // asker, a watcher of the table by then, its state.
+                _ => {}
+            },
+            Ok(h) => {
+                let _ = h.tx.send(cmd);
+            }
+            Err(e) => {
+                let msg = json!({"v": crate::protocol::VERSION, "type": "error", "table": table,
+                                 "code": "unknown_table", "message": e});
+                let _ = cmd.out.try_send(msg.to_string().into());
+            }
+        }
+    }
+
+    /// The tables run elsewhere that connections here watch, with their owners as last known.
+    pub fn followed(&self) -> Vec<(String, String)> {
+        self.remote.followed()
+    }
+
+    /// The lobby lines of the games in progress run here.
+    pub fn lobby_lines(&self) -> Vec<(String, String)> {
+        self.tables()
+            .iter()
+            .filter(|(_, h)| playing(h))
+            .map(|(id, h)| {
+                let line = h
+                    .summary
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .to_string();
+                (id.clone(), line)
+            })
+            .collect()
+    }
+
+    /// The games this instance holds the leases of (`owned`) but does not run: it claimed
+    /// them while a stale announcement made it give them up, or a take-over failed.
+    pub fn not_running(&self, owned: &[String]) -> Vec<String> {
+        let tables = self.tables();
+        owned
+            .iter()
+            .filter(|id| !tables.contains_key(id.as_str()))
+            .cloned()
+            .collect()
+    }
+
+    /// The games in progress here whose leases are not among `owned` (the heartbeat's
+    /// renewals): another instance took them.
+    pub fn lost(&self, owned: &[String]) -> Vec<String> {
+        let owned: std::collections::HashSet<&str> = owned.iter().map(String::as_str).collect();
+        self.tables()
+            .iter()
+            .filter(|(id, h)| playing(h) && !owned.contains(id.as_str()))
+            .map(|(id, _)| id.clone())
+            .collect()
+    }
+
+    /// Runs the games this instance has just claimed (their owner stopped); the watchers
+    /// here that followed them elsewhere watch them here. Returns how many run.
+    pub fn adopt(&self, tables: &[String]) -> usize {
+        let mut n = 0;
+        for id in tables {
+            if self.tables().contains_key(id) {
+                // Its own lease, run out and claimed again: the table runs on.
+                continue;
+            }
+            let row = match self.store.load(id) {
+                Ok(Some(row)) => row,
+                Ok(None) => continue,
+                Err(e) => {
+                    eprintln!("boyi serve: cannot take over game {id}: {e}");
+                    continue;
+                }
+            };
+            let handle = match self.spawn_stored(&row) {
+                Ok(h) => h,
+                Err(e) => {
+                    eprintln!("boyi serve: cannot take over game {id}: {e}");
+                    continue;
+                }
+            };
+            // A request from elsewhere may have brought the game up meanwhile: one table.
+            let handle = self.tables().entry(id.clone()).or_insert(handle).clone();
+            for (conn, out) in self.remote.take(id, &handle) {
+                let _ = handle.tx.send(Cmd {
+                    conn,
+                    out,
+                    ask: crate::table::Ask::Watch,
+                });
+            }
+            n += 1;
+        }
+        n
     }
 
     /// Creates a table for connection `conn`, if the computer seats it asks for are within
@@ -126,7 +303,8 @@ impl Hub {
         let (table, tokens, handle) =
             with_game!(kind, G => self.create_game::<G>(&req, &creator).await)
                 .map_err(|e| e.to_string())??;
-        self.tables().insert(table.clone(), handle);
+        // The heartbeat may have found the new lease first and brought the game up: one table.
+        self.tables().entry(table.clone()).or_insert(handle);
         if asked > 0 {
             self.creators().insert(table.clone(), conn);
         }
@@ -161,9 +339,30 @@ impl Hub {
         (mine, all)
     }
 
+    /// Connections open on the other instances of the cluster.
+    pub fn connections_elsewhere(&self) -> usize {
+        self.cluster
+            .as_ref()
+            .map_or(0, |c| c.others_load().connections as usize)
+    }
+
+    /// Computer seats in games in progress that count against this instance.
+    pub fn computer_seats_here(&self) -> usize {
+        self.computer_seats_in_use(0).1
+    }
+
     fn check_computer_seats(&self, asked: usize, conn: u64) -> Result<(), String> {
         let (mine, all) = self.computer_seats_in_use(conn);
         let l = &self.limits;
+        if let Some(cluster) = &self.cluster {
+            let everywhere = all + cluster.others_load().computer_seats as usize;
+            if everywhere + asked > l.total_computer_seats {
+                return Err(format!(
+                    "the site is busy: {everywhere} computer seats are in games in progress on all its servers (at most {}); try again when a game ends",
+                    l.total_computer_seats
+                ));
+            }
+        }
         if mine + asked > l.computer_seats_per_connection {
             return Err(format!(
                 "too many computer seats: this connection has {mine} in games in progress and asks for {asked} more (at most {}); finish or resign a game first",
@@ -183,6 +382,9 @@ impl Hub {
     /// server (engine-only games go on counting while they run).
     pub fn forget_connection(&self, conn: u64) {
         self.creators().retain(|_, c| *c != conn);
+        if let Some(cluster) = &self.cluster {
+            cluster.gone(conn);
+        }
     }
 
     async fn create_game<G: ServerGame>(
@@ -209,10 +411,23 @@ impl Hub {
     pub fn lobby(&self) -> Value {
         let now = crate::store::now_ms();
         let idle = self.lobby_idle.as_millis() as i64;
-        let mut live: Vec<Value> = self
-            .tables()
-            .values()
-            .map(|h| h.summary.lock().unwrap_or_else(|e| e.into_inner()).clone())
+        let lines: Vec<Value> = match &self.cluster {
+            // Every instance's games, as their heartbeats published them.
+            Some(_) => self
+                .store
+                .live_lobby()
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|l| serde_json::from_str(l).ok())
+                .collect(),
+            None => self
+                .tables()
+                .values()
+                .map(|h| h.summary.lock().unwrap_or_else(|e| e.into_inner()).clone())
+                .collect(),
+        };
+        let mut live: Vec<Value> = lines
+            .into_iter()
             .filter(|s| s["status"] == "playing" && !abandoned(s, now, idle))
             .collect();
         let open = |s: &Value| {
@@ -225,6 +440,11 @@ impl Hub {
         let finished = self.store.finished(30).unwrap_or_default();
         json!({ "v": crate::protocol::VERSION, "live": live, "finished": finished })
     }
+}
+
+/// Whether a table's game is in progress (not over: over, it needs no owner).
+fn playing(h: &TableHandle) -> bool {
+    h.summary.lock().unwrap_or_else(|e| e.into_inner())["status"] == "playing"
 }
 
 /// Whether a table's lobby line (`summary`) is of a table nobody has moved at, left alone

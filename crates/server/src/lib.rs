@@ -15,6 +15,7 @@
 pub mod analysis;
 pub mod budget;
 pub mod camera;
+pub mod cluster;
 pub mod external;
 pub mod games;
 pub mod http;
@@ -45,6 +46,9 @@ pub struct Config {
     pub lobby_idle: std::time::Duration,
     /// HTTPS with these files; plain HTTP without.
     pub tls: Option<tls::TlsFiles>,
+    /// Load balancers whose `X-Forwarded-For` names the client (the limits per address
+    /// then count the client's address, not the balancer's).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl Default for Config {
@@ -56,6 +60,7 @@ impl Default for Config {
             engines: external::Engines::default(),
             lobby_idle: hub::LOBBY_IDLE,
             tls: None,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -71,6 +76,7 @@ pub struct AppState {
     pub analyses: budget::Pool,
     /// The camera page's sessions.
     pub cameras: camera::Cameras,
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 /// A server that is listening.
@@ -101,17 +107,26 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         .transpose()
         .map_err(anyhow::Error::msg)?;
     // SQLite's errors name the file already; a PostgreSQL error is told which database.
-    let store = store::Store::open(&config.db).map_err(|e| match &config.db {
+    let named = |e: String| match &config.db {
         boyi_store::Db::Postgres(_) => anyhow::anyhow!("{}: {e}", config.db),
-        boyi_store::Db::Sqlite(_) => e.into(),
-    })?;
+        boyi_store::Db::Sqlite(_) => anyhow::anyhow!(e),
+    };
+    // On PostgreSQL every server is an instance of a cluster, of one or of many.
+    let store = store::Store::open(&config.db, None).map_err(|e| named(e.to_string()))?;
+    drop(store); // migrated before the cluster's tables are used
+    let cluster = match &config.db {
+        boyi_store::Db::Postgres(url) => Some(cluster::Cluster::new(url).map_err(named)?),
+        boyi_store::Db::Sqlite(_) => None,
+    };
+    let owner = cluster.as_ref().map(|c| c.me.clone());
+    let store = store::Store::open(&config.db, owner).map_err(|e| named(e.to_string()))?;
     let hub = hub::Hub::new(
         store,
         Arc::new(config.engines.clone()),
         config.limits,
         config.lobby_idle,
+        cluster.clone(),
     );
-    let resumed = hub.resume_all().map_err(anyhow::Error::msg)?;
     let state = Arc::new(AppState {
         hub,
         limits: config.limits,
@@ -119,13 +134,24 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         photo_reads: tokio::sync::Semaphore::new(photo::CONCURRENT_READS),
         analyses: budget::Pool::new(config.limits.analyses),
         cameras: camera::Cameras::default(),
+        trusted_proxies: config.trusted_proxies.clone(),
     });
+    let resumed = match &cluster {
+        Some(c) => c.start(state.clone()).map_err(named)?,
+        None => state.hub.resume_all().map_err(anyhow::Error::msg)?,
+    };
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
     let app = http::router(state).into_make_service_with_connect_info::<SocketAddr>();
     let secure = tls.is_some();
     let serve = match tls {
-        None => tokio::spawn(async move { axum::serve(listener, app).await }),
+        None => {
+            // Moves are small messages each waited for: sent at once, not gathered.
+            let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+                let _ = tcp.set_nodelay(true);
+            });
+            tokio::spawn(async move { axum::serve(listener, app).await })
+        }
         Some(tls) => {
             let listener = listener.into_std()?;
             let server = axum_server::from_tcp_rustls(

@@ -39,6 +39,11 @@ pub struct Limits {
     pub camera_frame_burst: f64,
     /// Camera sessions one address may hold at once.
     pub camera_sessions_per_ip: usize,
+    /// Connections on all instances of a cluster together (no bound by default).
+    pub total_connections: usize,
+    /// Computer seats in games in progress on all instances of a cluster together (no
+    /// bound by default).
+    pub total_computer_seats: usize,
 }
 
 /// The machine's cores, the unit of the server-wide bounds.
@@ -63,6 +68,8 @@ impl Default for Limits {
             camera_frames_per_second: 4.0,
             camera_frame_burst: 8.0,
             camera_sessions_per_ip: 2,
+            total_connections: usize::MAX,
+            total_computer_seats: usize::MAX,
         }
     }
 }
@@ -104,7 +111,14 @@ impl Bucket {
 /// Connections per address.
 pub struct Connections {
     limits: Limits,
-    per_ip: Mutex<HashMap<IpAddr, (usize, Bucket)>>,
+    per_ip: Mutex<Held>,
+}
+
+/// Connections held per address, and in all.
+type Held = HashMap<IpAddr, (usize, Bucket)>;
+
+fn open_in(map: &Held) -> usize {
+    map.values().map(|e| e.0).sum()
 }
 
 impl Connections {
@@ -115,11 +129,23 @@ impl Connections {
         }
     }
 
-    /// Admits a new connection from `ip`, or says why not. Each admitted connection must be
+    /// Connections open now.
+    pub fn open(&self) -> usize {
+        open_in(&self.per_ip.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Admits a new connection from `ip`, or says why not; `elsewhere` connections are open
+    /// on the other instances of a cluster. Each admitted connection must be
     /// [`Connections::release`]d.
-    pub fn admit(&self, ip: IpAddr) -> Result<(), String> {
+    pub fn admit(&self, ip: IpAddr, elsewhere: usize) -> Result<(), String> {
         let mut map = self.per_ip.lock().unwrap_or_else(|e| e.into_inner());
         let l = self.limits;
+        if open_in(&map) + elsewhere >= l.total_connections {
+            return Err(format!(
+                "the site is full ({} connections); try again later",
+                l.total_connections
+            ));
+        }
         let entry = map.entry(ip).or_insert_with(|| {
             let per_sec = l.connects_per_minute / 60.0;
             (0, Bucket::new(per_sec, l.connects_per_minute.max(1.0)))
@@ -159,9 +185,21 @@ mod tests {
             ..Limits::default()
         });
         let ip: IpAddr = "127.0.0.1".parse().unwrap();
-        assert!(c.admit(ip).is_ok() && c.admit(ip).is_ok());
-        assert!(c.admit(ip).unwrap_err().contains("too many connections"));
+        assert!(c.admit(ip, 0).is_ok() && c.admit(ip, 0).is_ok());
+        assert!(c.admit(ip, 0).unwrap_err().contains("too many connections"));
         c.release(ip);
-        assert!(c.admit(ip).is_ok());
+        assert!(c.admit(ip, 0).is_ok());
+        assert_eq!(c.open(), 2);
+        let site = Connections::new(Limits {
+            total_connections: 3,
+            ..Limits::default()
+        });
+        let other: IpAddr = "10.0.0.1".parse().unwrap();
+        assert!(site.admit(ip, 1).is_ok() && site.admit(other, 1).is_ok());
+        assert!(site.admit(other, 1).unwrap_err().contains("full"));
+        assert!(
+            site.admit(other, 0).is_ok(),
+            "the other instances closed theirs"
+        );
     }
 }

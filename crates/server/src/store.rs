@@ -20,6 +20,7 @@
 
 use boyi_records::{GameRecord, GameResult, Player, RecordedMove};
 use boyi_store::Db;
+use boyi_store::cluster::Owner;
 use boyi_store::live::{LiveGame, LiveStart, LiveSummary, LiveWrite};
 use serde_json::{Value, json};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -58,9 +59,15 @@ pub enum StoreError {
 
 impl Store {
     /// Opens the database (creating a missing SQLite file; refusing a damaged or empty one)
-    /// and starts the writer and reader threads.
-    pub fn open(db: &Db) -> Result<Store, StoreError> {
-        let writes = on_thread("boyi-store", open_writer, db, write_loop)?;
+    /// and starts the writer and reader threads. `owner` is this instance's name in a
+    /// cluster: every write of a live game is then fenced by the game's lease.
+    pub fn open(db: &Db, owner: Option<String>) -> Result<Store, StoreError> {
+        let writes = on_thread(
+            "boyi-store",
+            boyi_store::Store::connect_checked,
+            db,
+            move |store, rx| write_loop(store, rx, owner.as_deref()),
+        )?;
         let reads = on_thread("boyi-store-read", boyi_store::Store::connect, db, read_loop)?;
         Ok(Store { writes, reads })
     }
@@ -177,6 +184,23 @@ impl Store {
         self.with_reader(move |s| Ok(s.live_id(&id)?))
     }
 
+    /// Claims the unfinished game `id` for instance `me` of a cluster, or names its owner.
+    pub fn claim(&self, id: &str, me: &str) -> Result<Owner, StoreError> {
+        let (id, me) = (id.to_string(), me.to_string());
+        self.with_reader(move |s| Ok(s.claim(&id, &me)?))
+    }
+
+    /// The instance of a cluster that runs game `id` now, if one does.
+    pub fn owner(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let id = id.to_string();
+        self.with_reader(move |s| Ok(s.owner(&id)?))
+    }
+
+    /// The lobby lines of the games every instance of a cluster runs.
+    pub fn live_lobby(&self) -> Result<Vec<String>, StoreError> {
+        self.with_reader(|s| Ok(s.live_lobby()?))
+    }
+
     /// The most recently finished games, newest first, as the lobby lists them.
     pub fn finished(&self, limit: u32) -> Result<Vec<Value>, StoreError> {
         self.with_reader(move |s| {
@@ -223,7 +247,7 @@ fn on_thread<T: Send + 'static>(
     name: &str,
     open: fn(&Db) -> boyi_store::Result<boyi_store::Store>,
     db: &Db,
-    serve: fn(boyi_store::Store, Receiver<T>),
+    serve: impl FnOnce(boyi_store::Store, Receiver<T>) + Send + 'static,
 ) -> Result<Sender<T>, StoreError> {
     let (tx, rx) = channel();
     let (opened_tx, opened) = channel();
@@ -246,20 +270,13 @@ fn on_thread<T: Send + 'static>(
     Ok(tx)
 }
 
-/// The writer's connection, which also holds the database for this server.
-fn open_writer(db: &Db) -> boyi_store::Result<boyi_store::Store> {
-    let store = boyi_store::Store::connect_checked(db)?;
-    store.claim_server()?;
-    Ok(store)
-}
-
 fn read_loop(store: boyi_store::Store, rx: Receiver<Read>) {
     while let Ok(read) = rx.recv() {
         read(&store);
     }
 }
 
-fn write_loop(mut store: boyi_store::Store, rx: Receiver<(LiveWrite, Ack)>) {
+fn write_loop(mut store: boyi_store::Store, rx: Receiver<(LiveWrite, Ack)>, owner: Option<&str>) {
     while let Ok(first) = rx.recv() {
         let mut batch = vec![first];
         while batch.len() < 512 {
@@ -269,7 +286,7 @@ fn write_loop(mut store: boyi_store::Store, rx: Receiver<(LiveWrite, Ack)>) {
             }
         }
         let (writes, acks): (Vec<LiveWrite>, Vec<Ack>) = batch.into_iter().unzip();
-        let results: Vec<Result<(), String>> = match store.apply_live(&writes) {
+        let results: Vec<Result<(), String>> = match store.apply_live_as(&writes, owner) {
             Ok(rs) => rs
                 .into_iter()
                 .map(|r| r.map_err(|e| e.to_string()))
@@ -344,7 +361,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.sqlite");
         {
-            let store = Store::open(&Db::Sqlite(path.clone())).unwrap();
+            let store = Store::open(&Db::Sqlite(path.clone()), None).unwrap();
             store.create(row("a")).await.unwrap();
             store.create(row("b")).await.unwrap();
             // A table id is unique.
@@ -365,7 +382,7 @@ mod tests {
             assert!(store.finish("b", draw).await.is_err(), "over already");
             assert!(store.append_move("b", 1, mv(0, "a1"), 0).await.is_err());
         }
-        let store = Store::open(&Db::Sqlite(path.clone())).unwrap();
+        let store = Store::open(&Db::Sqlite(path.clone()), None).unwrap();
         let a = store.load("a").unwrap().unwrap();
         assert_eq!(a.record.moves, vec![mv(0, "c3"), mv(1, "d4")]);
         assert_eq!(a.record.name(Side::White), "Bo");

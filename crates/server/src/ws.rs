@@ -5,7 +5,7 @@ use crate::analysis::{self, Running};
 use crate::budget::Slot;
 use crate::protocol::{self, ClientMsg};
 use crate::seat::parse_side;
-use crate::table::{Act, Cmd, Outbox};
+use crate::table::{Act, Ask, Cmd, Outbox};
 use crate::{AppState, limits::Bucket};
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
@@ -18,8 +18,13 @@ use tokio::sync::mpsc;
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
+/// A number for a new connection, unique in this process (the tables know watchers by it).
+pub fn next_conn_id() -> u64 {
+    NEXT_CONN.fetch_add(1, Ordering::Relaxed)
+}
+
 /// Messages queued for a slow client before new ones are dropped (a later `state` repairs it).
-const OUTBOX: usize = 256;
+pub const OUTBOX: usize = 256;
 /// Rate-limit violations after which the connection is closed.
 const MAX_VIOLATIONS: u32 = 200;
 
@@ -63,7 +68,7 @@ pub async fn run(socket: WebSocket, app: Arc<AppState>, ip: IpAddr) {
     });
     let limits = app.limits;
     let mut conn = Conn {
-        id: NEXT_CONN.fetch_add(1, Ordering::Relaxed),
+        id: next_conn_id(),
         app: app.clone(),
         out: out.clone(),
         watching: HashSet::new(),
@@ -116,7 +121,11 @@ pub async fn run(socket: WebSocket, app: Arc<AppState>, ip: IpAddr) {
     }
     for table in std::mem::take(&mut conn.watching) {
         if let Ok(h) = app.hub.get(&table) {
-            let _ = h.tx.send(Cmd::Unwatch { conn: conn.id });
+            let _ = h.tx.send(Cmd {
+                conn: conn.id,
+                out: out.clone(),
+                ask: Ask::Unwatch,
+            });
         }
     }
     app.hub.forget_connection(conn.id);
@@ -136,7 +145,12 @@ impl Conn {
     }
 
     /// Sends `cmd` to table `id`; an unknown table is an error to this client.
-    fn send_to_table(&mut self, id: &str, cmd: Cmd) {
+    fn send_to_table(&mut self, id: &str, ask: Ask) {
+        let cmd = Cmd {
+            conn: self.id,
+            out: self.out.clone(),
+            ask,
+        };
         match self.app.hub.get(id) {
             Ok(h) => {
                 if h.tx.send(cmd).is_ok() {
@@ -156,13 +170,7 @@ impl Conn {
     }
 
     fn act(&mut self, table: String, token: String, act: Act) {
-        let cmd = Cmd::Act {
-            conn: self.id,
-            out: self.out.clone(),
-            token,
-            act,
-        };
-        self.send_to_table(&table, cmd);
+        self.send_to_table(&table, Ask::Act { token, act });
     }
 
     /// Starts an analysis (or a review) if this connection and the server have room for it.
@@ -203,37 +211,27 @@ impl Conn {
                     .send(json!({"v": crate::protocol::VERSION, "type": "created", "table": c.table, "tokens": c.tokens, "creator": c.creator})),
                 Err(e) => self.error(None, &e),
             },
-            ClientMsg::Watch { table } => self.send_to_table(&table, Cmd::Watch { conn: id, out }),
+            ClientMsg::Watch { table } => self.send_to_table(&table, Ask::Watch),
             ClientMsg::Unwatch { table } => {
                 if self.watching.remove(&table)
                     && let Ok(h) = self.app.hub.get(&table)
                 {
-                    let _ = h.tx.send(Cmd::Unwatch { conn: id });
+                    let _ = h.tx.send(Cmd {
+                        conn: id,
+                        out,
+                        ask: Ask::Unwatch,
+                    });
                 }
             }
-            ClientMsg::Join { table, token, name } => self.send_to_table(
-                &table,
-                Cmd::Join {
-                    conn: id,
-                    out,
-                    token,
-                    name,
-                },
-            ),
+            ClientMsg::Join { table, token, name } => {
+                self.send_to_table(&table, Ask::Join { token, name })
+            }
             ClientMsg::Sit { table, side, name } => {
                 let side = match side.as_deref().map(parse_side).transpose() {
                     Ok(s) => s,
                     Err(e) => return self.error(Some(&table), &e),
                 };
-                self.send_to_table(
-                    &table,
-                    Cmd::Sit {
-                        conn: id,
-                        out,
-                        side,
-                        name,
-                    },
-                )
+                self.send_to_table(&table, Ask::Sit { side, name })
             }
             ClientMsg::Move { table, token, mv } => self.act(table, token, Act::Move(mv)),
             ClientMsg::Resign { table, token } => self.act(table, token, Act::Resign),
@@ -276,15 +274,7 @@ impl Conn {
                     Ok(s) => s,
                     Err(e) => return self.error(Some(&table), &e),
                 };
-                self.send_to_table(
-                    &table,
-                    Cmd::Invite {
-                        conn: id,
-                        out,
-                        token,
-                        side,
-                    },
-                )
+                self.send_to_table(&table, Ask::Invite { token, side })
             }
             ClientMsg::StopAnalysis {} => self.analyses.clear(),
         }

@@ -21,6 +21,7 @@ use sql::{Conn, Pg, args};
 use std::cell::RefCell;
 use std::path::Path;
 
+pub mod cluster;
 pub mod live;
 mod rows;
 pub mod schema;
@@ -297,38 +298,6 @@ impl Store {
             Conn::Postgres(_) => Ok(String::new()),
         }
     }
-
-    /// Makes this connection the one server of the database, for as long as it stays open:
-    /// on PostgreSQL a session advisory lock, which the database drops with the connection
-    /// (also when the process is killed); an error if another server still holds it after
-    /// five seconds (a server restarted at once may find its predecessor's connection not
-    /// yet closed). Until live games are leased to instances, two servers on one database
-    /// would both resume and play the same games. SQLite needs no lock here: its file is on
-    /// one machine, where one server is the deployment.
-    pub fn claim_server(&self) -> Result<()> {
-        if !self.conn.is_postgres() {
-            return Ok(());
-        }
-        let tried = std::time::Instant::now();
-        loop {
-            let held = self.conn.int(
-                "SELECT CASE WHEN pg_try_advisory_lock(?1) THEN 1 ELSE 0 END",
-                args![SERVER_LOCK],
-            )?;
-            if held == Some(1) {
-                return Ok(());
-            }
-            if tried.elapsed() >= std::time::Duration::from_secs(5) {
-                return Err(StoreError::Invalid(
-                    "another boyi serve is using this database (one server a PostgreSQL \
-                     database for now: several need the leases of live games, not yet built)"
-                        .into(),
-                ));
-            }
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
-    }
-
     /// Stores a checked game with all its positions; `source` says where it came from
     /// (`import`, `match`, `serve`, `engine`).
     pub fn insert(&mut self, game: &Checked, source: &str) -> Result<GameId> {
@@ -429,9 +398,6 @@ impl Store {
 
 /// The key of the advisory lock that instances migrating one PostgreSQL database take.
 const MIGRATION_LOCK: i64 = 0x626f_7969_5f6d_6967; // "boyi_mig"
-
-/// The key of the advisory lock the one server of a PostgreSQL database holds.
-const SERVER_LOCK: i64 = 0x626f_7969_5f73_7276; // "boyi_srv"
 
 /// `PRAGMA quick_check`: empty when the database is sound, else its first few findings.
 fn quick_check(conn: &Connection) -> rusqlite::Result<String> {

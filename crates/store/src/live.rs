@@ -10,6 +10,7 @@
 //! savepoint: many tables moving at once cost one commit, and one refused write (a move out
 //! of order, a move after the end) fails alone and changes nothing.
 
+use crate::cluster;
 use crate::rows::{self, insert_header, insert_position};
 use crate::sql::{Conn, Row, args};
 use crate::{GameId, Result, Store, StoreError};
@@ -92,10 +93,21 @@ impl Store {
     /// Commits `writes` in one transaction; one result per write (a failed write changes
     /// nothing). The outer error is a failed commit, which loses the whole batch.
     pub fn apply_live(&mut self, writes: &[LiveWrite]) -> Result<Vec<Result<()>>> {
+        self.apply_live_as(writes, None)
+    }
+
+    /// As [`Store::apply_live`], for the instance `owner` of a cluster (PostgreSQL): a new
+    /// game is leased to it, a write of a game it does not hold is refused, and the lease of a game that ends
+    /// is given up by the owner's next heartbeat (crate::cluster).
+    pub fn apply_live_as(
+        &mut self,
+        writes: &[LiveWrite],
+        owner: Option<&str>,
+    ) -> Result<Vec<Result<()>>> {
         self.conn.transaction(|c| {
             let mut results = Vec::with_capacity(writes.len());
             for w in writes {
-                results.push(c.savepoint(|c| apply(c, w)));
+                results.push(c.savepoint(|c| fenced(c, w, owner)));
             }
             Ok(results)
         })
@@ -185,6 +197,25 @@ fn game_id(c: &Conn, table: &str) -> Result<Option<GameId>> {
 
 fn known(c: &Conn, table: &str) -> Result<GameId> {
     game_id(c, table)?.ok_or_else(|| StoreError::Invalid(format!("no live game {table:?}")))
+}
+
+fn fenced(c: &Conn, w: &LiveWrite, owner: Option<&str>) -> Result<()> {
+    let Some(me) = owner else {
+        return apply(c, w);
+    };
+    match w {
+        LiveWrite::Begin(s) => {
+            apply(c, w)?;
+            cluster::lease_new(c, &s.table, me)
+        }
+        LiveWrite::Move { table, .. }
+        | LiveWrite::Finish { table, .. }
+        | LiveWrite::TakeBack { table, .. }
+        | LiveWrite::Seats { table, .. } => {
+            cluster::fence(c, table, me)?;
+            apply(c, w)
+        }
+    }
 }
 
 fn apply(c: &Conn, w: &LiveWrite) -> Result<()> {

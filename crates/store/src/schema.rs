@@ -30,7 +30,47 @@ pub const MIGRATIONS: &[Migration] = &[
         postgres: PG_V2,
         data: Some(typed_reasons_and_dates),
     },
+    Migration {
+        sql: V3,
+        postgres: PG_V3,
+        data: None,
+    },
 ];
+
+/// Version 3: which instance of a cluster runs each live game (a lease it renews), and the
+/// instances alive with what they hold (docs/server.md, "Several instances"). SQLite has the
+/// same tables, unused: one server a file.
+const V3: &str = r#"
+CREATE TABLE live_owners (
+    table_id   TEXT    PRIMARY KEY,
+    owner      TEXT    NOT NULL,
+    expires_ms INTEGER NOT NULL,
+    summary    TEXT
+);
+CREATE INDEX live_owners_owner ON live_owners (owner);
+CREATE TABLE instances (
+    id             TEXT    PRIMARY KEY,
+    seen_ms        INTEGER NOT NULL,
+    connections    INTEGER NOT NULL,
+    computer_seats INTEGER NOT NULL
+);
+"#;
+
+const PG_V3: &str = r#"
+CREATE TABLE live_owners (
+    table_id   TEXT   PRIMARY KEY,
+    owner      TEXT   NOT NULL,
+    expires_ms BIGINT NOT NULL,
+    summary    TEXT
+);
+CREATE INDEX live_owners_owner ON live_owners (owner);
+CREATE TABLE instances (
+    id             TEXT   PRIMARY KEY,
+    seen_ms        BIGINT NOT NULL,
+    connections    BIGINT NOT NULL,
+    computer_seats BIGINT NOT NULL
+);
+"#;
 
 /// Version 1 in PostgreSQL. Ids come from an identity column; the text of dates compares by
 /// code point (collation "C"), as in SQLite, so a date range ends where its prefix does.

@@ -201,6 +201,11 @@ impl Pg {
         })
     }
 
+    /// The client itself, for what only PostgreSQL does (`LISTEN`, `NOTIFY`).
+    pub fn into_client(self) -> postgres::Client {
+        self.client
+    }
+
     fn statement(&mut self, sql: &str) -> Result<Statement> {
         if let Some(s) = self.prepared.get(sql) {
             return Ok(s.clone());

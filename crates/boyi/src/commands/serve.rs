@@ -12,7 +12,7 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
     /// Game database, every game written to it as played: an SQLite file (created if
-    /// missing) or a postgres:// URL (docs/server.md, "Deploying").
+    /// missing) or a postgres:// URL (docs/server.md, "Several instances").
     #[arg(long, default_value = boyi_store::DEFAULT_PATH)]
     pub db: boyi_store::Db,
     /// WebSocket connections one address may hold at once.
@@ -37,6 +37,18 @@ pub struct ServeArgs {
     /// Computer seats in games in progress on the whole server (default: 4 per core).
     #[arg(long, default_value_t = Limits::default().computer_seats)]
     pub computer_seats: usize,
+    /// On PostgreSQL with several instances: connections on all of them together (default:
+    /// no bound beyond each instance's own).
+    #[arg(long)]
+    pub total_connections: Option<usize>,
+    /// On PostgreSQL with several instances: computer seats in games in progress on all of
+    /// them together (default: no bound beyond each instance's --computer-seats).
+    #[arg(long)]
+    pub total_computer_seats: Option<usize>,
+    /// A load balancer in front of this server (repeatable): the per-address limits count
+    /// the client address its X-Forwarded-For header gives, not the balancer's.
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Analyses one connection may run at once.
     #[arg(long, default_value_t = Limits::default().analyses_per_connection)]
     pub analyses_per_connection: usize,
@@ -99,8 +111,11 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             camera_frames_per_second: args.camera_frames_per_second,
             camera_frame_burst: 2.0 * args.camera_frames_per_second,
             camera_sessions_per_ip: args.camera_sessions_per_ip,
+            total_connections: args.total_connections.unwrap_or(usize::MAX),
+            total_computer_seats: args.total_computer_seats.unwrap_or(usize::MAX),
             ..Limits::default()
         },
+        trusted_proxies: args.trusted_proxies.clone(),
         engines,
         lobby_idle: std::time::Duration::from_secs(args.lobby_idle_seconds),
         tls: match (&args.tls_cert, &args.tls_key) {

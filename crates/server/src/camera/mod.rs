@@ -101,6 +101,7 @@ fn lock<T: ?Sized>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 pub async fn start(
     State(app): State<Arc<AppState>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
     query: Result<Query<StartQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
     let Ok(Query(q)) = query else {
@@ -113,7 +114,7 @@ pub async fn start(
         Ok(f) => f,
         Err(e) => return failure(StatusCode::UNPROCESSABLE_ENTITY, &e),
     };
-    let ip = peer.ip();
+    let ip = crate::http::client_ip(&app, peer, &headers);
     let id = match app.cameras.open(ip, &app.limits, follow) {
         Ok(id) => id,
         Err(e) => return failure(StatusCode::TOO_MANY_REQUESTS, &e),

@@ -69,39 +69,34 @@ impl Outbox {
     }
 }
 
-/// What a connection asks of a table.
-pub enum Cmd {
-    Watch {
-        conn: u64,
-        out: Outbox,
-    },
-    Unwatch {
-        conn: u64,
-    },
-    /// Watch, and hold the seat of `token` under `name`.
+/// What connection `conn` (whose messages go to `out`) asks of a table.
+pub struct Cmd {
+    pub conn: u64,
+    pub out: Outbox,
+    pub ask: Ask,
+}
+
+/// A request about a table. Every one but `Unwatch` makes the asker a watcher.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ask {
+    Watch,
+    Unwatch,
+    /// Hold the seat of `token` under `name`.
     Join {
-        conn: u64,
-        out: Outbox,
         token: String,
         name: Option<String>,
     },
     /// Take an open seat (`side`, or any): answered with a `seated` message holding a token.
     Sit {
-        conn: u64,
-        out: Outbox,
         side: Option<Side>,
         name: Option<String>,
     },
     Act {
-        conn: u64,
-        out: Outbox,
         token: String,
         act: Act,
     },
     /// A new invitation link for the human seat `side` (answered with `invited`).
     Invite {
-        conn: u64,
-        out: Outbox,
         token: String,
         side: Side,
     },
@@ -124,6 +119,23 @@ pub struct TableHandle {
     pub tx: mpsc::UnboundedSender<Cmd>,
     /// The table's line in the lobby, kept current by the task.
     pub summary: Arc<Mutex<Value>>,
+    /// Stops the table (its game now runs on another instance of a cluster), which answers
+    /// with its watchers so they can follow the game there.
+    pub handover: mpsc::UnboundedSender<Handover>,
+}
+
+/// The watchers of a table that stops, by connection.
+pub type Handover = tokio::sync::oneshot::Sender<Vec<(u64, Outbox)>>;
+
+impl TableHandle {
+    /// A handle whose commands go to `tx` and that nothing can stop (a table run elsewhere).
+    pub fn forwarding(tx: mpsc::UnboundedSender<Cmd>) -> TableHandle {
+        TableHandle {
+            tx,
+            summary: Arc::new(Mutex::new(Value::Null)),
+            handover: mpsc::unbounded_channel().0,
+        }
+    }
 }
 
 /// The players the seats name: a computer seat's player spec beside its name.
@@ -237,6 +249,7 @@ impl<G: ServerGame> Table<G> {
         external: Arc<Engines>,
     ) -> TableHandle {
         let (tx, rx) = mpsc::unbounded_channel();
+        let (handover, handover_rx) = mpsc::unbounded_channel();
         let (engine_tx, engine_rx) = mpsc::unbounded_channel();
         let summary = Arc::new(Mutex::new(Value::Null));
         let mut table = Table {
@@ -269,8 +282,12 @@ impl<G: ServerGame> Table<G> {
         table.replay(moves);
         // Whoever watches from now on gets the full state first.
         table.sent_plies = table.log.len();
-        tokio::spawn(table.run(rx, engine_rx));
-        TableHandle { tx, summary }
+        tokio::spawn(table.run(rx, engine_rx, handover_rx));
+        TableHandle {
+            tx,
+            summary,
+            handover,
+        }
     }
 
     /// Plays stored moves (canonical texts, so each must parse and be legal).
@@ -306,6 +323,7 @@ impl<G: ServerGame> Table<G> {
         mut self,
         mut rx: mpsc::UnboundedReceiver<Cmd>,
         mut engine_rx: mpsc::UnboundedReceiver<EngineEvent<G>>,
+        mut handover: mpsc::UnboundedReceiver<Handover>,
     ) {
         self.refresh();
         self.start_engine_if_due().await;
@@ -317,6 +335,17 @@ impl<G: ServerGame> Table<G> {
                     None => break,
                 },
                 Some(ev) = engine_rx.recv() => self.on_engine(ev).await,
+                Some(reply) = handover.recv() => {
+                    self.cancel_engine();
+                    // Whoever asked something not yet answered watches the next owner too.
+                    while let Ok(cmd) = rx.try_recv() {
+                        if cmd.ask != Ask::Unwatch {
+                            self.watchers.insert(cmd.conn, cmd.out);
+                        }
+                    }
+                    let _ = reply.send(self.watchers.drain().collect());
+                    break;
+                }
                 _ = sleep_until(flag) => self.on_flag().await,
                 _ = sleep_until(self.engine_deadline) => self.on_overrun(),
             }
@@ -340,25 +369,21 @@ impl<G: ServerGame> Table<G> {
         Some(self.turn_started + clocks[self.to_move().index()])
     }
 
-    async fn handle(&mut self, cmd: Cmd) {
-        match cmd {
-            Cmd::Watch { conn, out } => {
-                self.watchers.insert(conn, out.clone());
+    async fn handle(&mut self, Cmd { conn, out, ask }: Cmd) {
+        if ask == Ask::Unwatch {
+            self.watchers.remove(&conn);
+            return;
+        }
+        self.watchers.insert(conn, out.clone());
+        match ask {
+            Ask::Unwatch => {}
+            Ask::Watch => {
                 send(&out, &self.state_json());
                 if let Some(t) = &self.thinking {
                     send(&out, t);
                 }
             }
-            Cmd::Unwatch { conn } => {
-                self.watchers.remove(&conn);
-            }
-            Cmd::Join {
-                conn,
-                out,
-                token,
-                name,
-            } => {
-                self.watchers.insert(conn, out.clone());
+            Ask::Join { token, name } => {
                 match self.join(&token, name.as_deref(), out.version()).await {
                     Ok(j) => {
                         let msg = json!({"v": VERSION, "type": "joined", "table": self.id,
@@ -376,30 +401,16 @@ impl<G: ServerGame> Table<G> {
                     }
                 }
             }
-            Cmd::Sit {
-                conn,
-                out,
-                side,
-                name,
-            } => {
-                self.watchers.insert(conn, out.clone());
-                match self.sit(side, name.as_deref()).await {
-                    Ok((side, token)) => {
-                        let msg = json!({"v": VERSION, "type": "seated", "table": self.id,
-                                         "side": side_name(side), "token": token});
-                        send(&out, &msg);
-                        self.broadcast_state();
-                    }
-                    Err(e) => self.error(&out, &e),
+            Ask::Sit { side, name } => match self.sit(side, name.as_deref()).await {
+                Ok((side, token)) => {
+                    let msg = json!({"v": VERSION, "type": "seated", "table": self.id,
+                                     "side": side_name(side), "token": token});
+                    send(&out, &msg);
+                    self.broadcast_state();
                 }
-            }
-            Cmd::Act {
-                conn,
-                out,
-                token,
-                act,
-            } => {
-                self.watchers.insert(conn, out.clone());
+                Err(e) => self.error(&out, &e),
+            },
+            Ask::Act { token, act } => {
                 let side = match self.seat_of(&token) {
                     Ok(side) => side,
                     Err(r) => return self.refuse(&out, &r, &token),
@@ -412,23 +423,15 @@ impl<G: ServerGame> Table<G> {
                     Err(e) => self.error(&out, &e),
                 }
             }
-            Cmd::Invite {
-                conn,
-                out,
-                token,
-                side,
-            } => {
-                self.watchers.insert(conn, out.clone());
-                match self.invite(&token, side).await {
-                    Ok(invitation) => {
-                        let msg = json!({"v": VERSION, "type": "invited", "table": self.id,
-                                         "side": side_name(side), "token": invitation});
-                        send(&out, &msg);
-                        self.broadcast_state();
-                    }
-                    Err(r) => self.refuse(&out, &r, &token),
+            Ask::Invite { token, side } => match self.invite(&token, side).await {
+                Ok(invitation) => {
+                    let msg = json!({"v": VERSION, "type": "invited", "table": self.id,
+                                     "side": side_name(side), "token": invitation});
+                    send(&out, &msg);
+                    self.broadcast_state();
                 }
-            }
+                Err(r) => self.refuse(&out, &r, &token),
+            },
         }
     }
 

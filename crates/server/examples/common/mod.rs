@@ -1,0 +1,64 @@
+//! What the load test and the cluster test share: checking every game in the database
+//! against the moves its clients saw.
+
+use boyi_core::Game;
+use boyi_games::{GameKind, with_game};
+
+/// Replays a stored game with the rules; the number of moves and the final outcome.
+fn check_stored<G: Game>(
+    row: &boyi_store::live::LiveGame,
+) -> Result<(usize, Option<String>), String> {
+    let mut pos: G = boyi_records::start_position(&row.record).map_err(|e| e.to_string())?;
+    for (i, m) in row.record.moves.iter().enumerate() {
+        let mv = pos
+            .parse_move(&m.text)
+            .map_err(|e| format!("ply {}: {e}", i + 1))?;
+        pos.play(&mv);
+    }
+    let winner = pos.outcome().map(|o| match o.winner {
+        Some(boyi_core::Side::Black) => "black".to_string(),
+        Some(boyi_core::Side::White) => "white".to_string(),
+        None => "draw".to_string(),
+    });
+    Ok((row.record.moves.len(), winner))
+}
+
+/// One game as stored, against the moves its client saw.
+pub fn check_game(
+    store: &boyi_server::store::Store,
+    records: &boyi_store::Store,
+    table: &str,
+    game: &str,
+    played: Option<&[String]>,
+) -> Result<(), String> {
+    let played = played.ok_or("its seat failed")?;
+    let row = store
+        .load(table)
+        .map_err(|e| e.to_string())?
+        .ok_or("missing")?;
+    let kind: GameKind = game.parse().map_err(|e| format!("{e}"))?;
+    let (n, outcome) =
+        with_game!(kind, G => check_stored::<G>(&row)).map_err(|e| e.to_string())??;
+    let stored: Vec<&str> = row.record.moves.iter().map(|m| m.text.as_str()).collect();
+    let winner = row
+        .record
+        .result
+        .as_ref()
+        .map(|r| r.winner_word().to_string());
+    if n != played.len() || stored != played {
+        return Err(format!("{n} moves stored, {} played", played.len()));
+    }
+    if outcome.is_none() || outcome != winner {
+        return Err(format!("stored result {winner:?}, rules say {outcome:?}"));
+    }
+    let id = store
+        .game_id(table)
+        .map_err(|e| e.to_string())?
+        .ok_or("not in the game database")?;
+    let rec = records.load(id).map_err(|e| e.to_string())?;
+    let texts: Vec<&str> = rec.moves.iter().map(|m| m.text.as_str()).collect();
+    if texts != stored || rec.result.map(|r| r.winner_word().to_string()) != winner {
+        return Err("the game database's record differs".into());
+    }
+    Ok(())
+}
