@@ -8,7 +8,9 @@
 //! - [`analysis`]: the analysis board's position checks and engine runs;
 //! - [`photo`], [`camera`]: boards read from photos, and games followed through a camera;
 //! - [`review`]: a game's every position looked at by the strongest engine, moves judged;
-//! - [`store`]: the SQLite file every change is written to before anyone sees it;
+//! - [`store`]: the database (SQLite or PostgreSQL) every change is written to before anyone
+//!   sees it;
+//! - [`cluster`]: several instances on one PostgreSQL database, each game run by one of them;
 //! - [`limits`]: connection and message bounds per client;
 //! - [`budget`]: the computing clients may ask for (computer seats, analyses, think time).
 

@@ -1,5 +1,5 @@
-//! Where the server keeps its games: the shared game database (crate `boyi-store`, SQLite in
-//! WAL mode), so every game played here is an ordinary stored game that `boyi record search`
+//! Where the server keeps its games: the shared game database (crate `boyi-store`, an SQLite
+//! file in WAL mode or PostgreSQL), so every game played here is an ordinary stored game that `boyi record search`
 //! finds, read and written in the one record model (`boyi_records::GameRecord`, each move a
 //! `RecordedMove` with its thinking time and the mover's clock). What only a live table
 //! needs (its id, options, seats with their tokens) lives in the store's live tables

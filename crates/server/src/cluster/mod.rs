@@ -25,7 +25,7 @@ use boyi_store::cluster::{HEARTBEAT, Instance, LEASE_MS, Listener, Load, Notifie
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Sender, channel};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 use tokio::runtime::Handle;
 use tokio::sync::mpsc;
@@ -172,6 +172,9 @@ impl Cluster {
     pub fn start(self: &Arc<Self>, app: Arc<AppState>) -> Result<usize, String> {
         let rt = Handle::current();
         let (first_tx, first) = channel();
+        // The threads hold the server weakly: when its runtime stops (the process ends, or a
+        // test stops a server), they stop too, and its leases run out.
+        let app = Arc::downgrade(&app);
         let (cluster, app2, rt2) = (self.clone(), app.clone(), rt.clone());
         std::thread::Builder::new()
             .name("boyi-listen".into())
@@ -211,7 +214,7 @@ impl Cluster {
             .map_err(|_| "the heartbeat stopped".to_string())?
     }
 
-    fn listen(self: Arc<Self>, mut listener: Listener, app: Arc<AppState>, rt: Handle) {
+    fn listen(self: Arc<Self>, mut listener: Listener, app: Weak<AppState>, rt: Handle) {
         let mut pieces = Pieces::default();
         loop {
             let notes = match listener.wait(Duration::from_secs(1)) {
@@ -227,6 +230,7 @@ impl Cluster {
                     continue;
                 }
             };
+            let Some(app) = app.upgrade() else { return };
             let _in_runtime = rt.enter();
             for (channel, payload) in notes {
                 if channel == OWNERS {
@@ -297,7 +301,7 @@ impl Cluster {
 /// The heartbeat's state: its own database connection and the lobby lines last published.
 struct Heartbeat {
     cluster: Arc<Cluster>,
-    app: Arc<AppState>,
+    app: Weak<AppState>,
     store: boyi_store::Store,
     sent: HashMap<String, String>,
     rt: Handle,
@@ -309,6 +313,9 @@ impl Heartbeat {
         loop {
             next += HEARTBEAT;
             std::thread::sleep(next.saturating_duration_since(Instant::now()));
+            if self.app.strong_count() == 0 {
+                return;
+            }
             if let Err(e) = self.once() {
                 eprintln!("boyi serve: heartbeat: {e}");
                 if let Ok(s) =
@@ -324,9 +331,10 @@ impl Heartbeat {
     /// Renews the leases, publishes this instance's load and lobby lines, gives up the
     /// games another instance took, and takes the games nobody runs; how many it took.
     fn once(&mut self) -> Result<usize, String> {
-        let (me, hub) = (self.cluster.me.clone(), &self.app.hub);
+        let app = self.app.upgrade().ok_or("the server has stopped")?;
+        let (me, hub) = (self.cluster.me.clone(), &app.hub);
         let load = Load {
-            connections: self.app.connections.open() as i64,
+            connections: app.connections.open() as i64,
             computer_seats: hub.computer_seats_here() as i64,
         };
         let lines = hub.lobby_lines();
