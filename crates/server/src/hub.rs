@@ -227,8 +227,8 @@ impl Hub {
             .collect()
     }
 
-    /// The games this instance holds the leases of (`owned`) but does not run: it claimed
-    /// them while a stale announcement made it give them up, or a take-over failed.
+    /// The games this instance holds the leases of (`owned`) but does not run (a take-over
+    /// that could not load the game; a game handed over whose lease came back): run them.
     pub fn not_running(&self, owned: &[String]) -> Vec<String> {
         let tables = self.tables();
         owned

@@ -11,9 +11,10 @@
 //! Three threads of their own (the PostgreSQL client blocks): one sends notifications, one
 //! listens, and the heartbeat renews this instance's leases every second, publishes what it
 //! holds (connections, computer seats, lobby lines), and claims the games whose owner
-//! stopped renewing — within [`LEASE_MS`] plus a heartbeat of that owner's death. A game
-//! taken over resumes from the database: its computer seats think again, and its clocks
-//! start from the last stored move, so the time nobody ran it is charged to neither side.
+//! stopped renewing — within a lease (`boyi_store::cluster::LEASE_MS`) and a heartbeat of
+//! that owner's death. A game taken over resumes from the database: its computer seats
+//! think again, and its clocks start from the last stored move, so the time nobody ran it is
+//! charged to neither side.
 
 pub mod remote;
 pub mod wire;
@@ -21,7 +22,7 @@ pub mod wire;
 use crate::AppState;
 use crate::table::{Cmd, Outbox};
 use boyi_store::cluster::channel_of;
-use boyi_store::cluster::{HEARTBEAT, Instance, LEASE_MS, Listener, Load, Notifier, OWNERS};
+use boyi_store::cluster::{HEARTBEAT, Instance, Listener, Load, Notifier, OWNERS};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Sender, channel};
@@ -382,6 +383,3 @@ impl Heartbeat {
         Ok(adopted)
     }
 }
-
-/// How long after an owner's death its games are run again, at most.
-pub const TAKEOVER_MS: i64 = LEASE_MS + HEARTBEAT.as_millis() as i64;
