@@ -19,7 +19,7 @@ mod common;
 
 use boyi_core::Game;
 use boyi_games::{GameKind, with_game};
-use common::check_game;
+use common::{check_game, follow};
 use futures_util::{SinkExt, StreamExt};
 use rand::seq::IndexedRandom;
 use serde_json::{Value, json};
@@ -121,38 +121,24 @@ async fn play(s: &Seat, board: &Board, moves: &mut Vec<String>) -> anyhow::Resul
             recent.remove(0);
         }
         let before = moves.len();
-        match v["type"].as_str() {
-            Some("state") => {
-                // The whole game: a move sent before it that it lacks was lost with an
-                // instance, and is sent again.
-                pending = None;
-                *moves = v["moves"].as_array().map_or(Vec::new(), |a| {
-                    a.iter()
-                        .map(|m| m["text"].as_str().unwrap_or_default().to_string())
-                        .collect()
-                })
+        if v["type"] == "error" {
+            // A move sent twice across a reconnection, or refused while the game was
+            // changing hands ("try again"): as a person would, look at the board again.
+            if std::env::var_os("CLUSTER_TEST_VERBOSE").is_some() {
+                eprintln!("table {table} {side}: {}", v["message"]);
             }
-            Some("update") => {
-                let plies = v["plies"].as_u64().unwrap_or(0) as usize;
-                if plies == moves.len() + 1 {
-                    moves.push(v["move"]["text"].as_str().unwrap_or_default().to_string());
-                } else if plies != moves.len() {
-                    // Missed something: the full state repairs it.
-                    anyhow::bail!("update to {plies} moves after {}", moves.len());
-                }
-            }
-            Some("error") => {
-                // A move sent twice across a reconnection, or refused while the game was
-                // changing hands ("try again"): as a person would, look at the board again.
-                if std::env::var_os("CLUSTER_TEST_VERBOSE").is_some() {
-                    eprintln!("table {table} {side}: {}", v["message"]);
-                }
-                pending = None;
-                let watch = json!({"v": 2, "type": "watch", "table": table});
-                ws.send(Message::text(watch.to_string())).await?;
-                continue;
-            }
-            _ => continue,
+            pending = None;
+            let watch = json!({"v": 2, "type": "watch", "table": table});
+            ws.send(Message::text(watch.to_string())).await?;
+            continue;
+        }
+        if v["type"] == "state" {
+            // The whole game: a move sent before it that it lacks was lost with an
+            // instance, and is sent again.
+            pending = None;
+        }
+        if !follow(moves, &v)? {
+            continue;
         }
         {
             let mut b = lock(board);

@@ -49,24 +49,11 @@ async fn seat(
         if v["type"] == "error" {
             anyhow::bail!("server error: {}", v["message"]);
         }
-        match v["type"].as_str() {
-            Some("state") => {
-                moves = v["moves"].as_array().map_or(Vec::new(), |a| {
-                    a.iter()
-                        .map(|m| m["text"].as_str().unwrap_or_default().to_string())
-                        .collect()
-                })
-            }
-            Some("update") => {
-                let plies = v["plies"].as_u64().unwrap_or(0) as usize;
-                if plies == moves.len() + 1 {
-                    moves.push(v["move"]["text"].as_str().unwrap_or_default().to_string());
-                } else if plies != moves.len() {
-                    anyhow::bail!("update to {plies} moves after {} moves", moves.len());
-                }
-                updates.push((text.len(), plies));
-            }
-            _ => continue,
+        if !common::follow(&mut moves, &v)? {
+            continue;
+        }
+        if v["type"] == "update" {
+            updates.push((text.len(), moves.len()));
         }
         let plies = moves.len();
         if let Some((n, at)) = sent

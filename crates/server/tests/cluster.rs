@@ -16,18 +16,6 @@ async fn fresh_db() -> boyi_store::Db {
         .unwrap()
 }
 
-/// Joins `table` with `token`; the `joined` answer or the error.
-async fn join(c: &mut Client, table: &str, token: &str, name: &str) -> Value {
-    c.send(json!({"v": 3, "type": "join", "table": table, "token": token, "name": name}))
-        .await;
-    loop {
-        let v = c.recv().await;
-        if v["type"] == "joined" || v["type"] == "error" {
-            return v;
-        }
-    }
-}
-
 /// Waits until `c` has seen move `plies` of `table` (as an update or in a whole state).
 async fn sees(c: &mut Client, table: &str, plies: usize) {
     loop {
@@ -83,11 +71,11 @@ async fn two_servers_share_games_invitations_and_take_over_from_each_other() {
     let link = c["tokens"]["white"].as_str().unwrap().to_string();
     // Bob joins through server two; Eve, with the same link, on server one, only watches.
     let mut bob = Client::connect(two.addr).await;
-    let joined = join(&mut bob, &table, &link, "Bob").await;
+    let joined = bob.join_as(&table, &link, "Bob").await;
     assert_eq!(joined["type"], "joined", "{joined}");
     let white = joined["token"].as_str().unwrap().to_string();
     let mut eve = Client::connect(one.addr).await;
-    let refused = join(&mut eve, &table, &link, "Eve").await;
+    let refused = eve.join_as(&table, &link, "Eve").await;
     assert_eq!(refused["code"], "invitation_used", "{refused}");
     // Moves cross between the servers.
     ann.play(&table, &black, "e5").await;

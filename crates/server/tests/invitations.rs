@@ -5,7 +5,7 @@
 mod common;
 
 use common::{Client, TestServer};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// A Gomoku table: black held by its creator, white waiting for an invitation.
 async fn invite_table(a: &mut Client) -> (String, String, String, String) {
@@ -25,18 +25,6 @@ async fn invite_table(a: &mut Client) -> (String, String, String, String) {
     )
 }
 
-/// Joins `table` with `token` (protocol 3); the `joined` answer or the error.
-async fn join(c: &mut Client, table: &str, token: &str, name: &str) -> Value {
-    c.send(json!({"v": 3, "type": "join", "table": table, "token": token, "name": name}))
-        .await;
-    loop {
-        let v = c.recv().await;
-        if v["type"] == "joined" || v["type"] == "error" {
-            return v;
-        }
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_used_invitation_is_refused_and_its_visitor_watches() {
     let dir = tempfile::tempdir().unwrap();
@@ -47,7 +35,7 @@ async fn a_used_invitation_is_refused_and_its_visitor_watches() {
     let (_, lobby) = common::http_get(server.addr, "/api/lobby").await;
     assert!(!lobby.contains("creator"));
     let mut bob = Client::connect(server.addr).await;
-    let joined = join(&mut bob, &table, &link, "Bob").await;
+    let joined = bob.join_as(&table, &link, "Bob").await;
     assert_eq!(joined["type"], "joined", "{joined}");
     assert_eq!(joined["side"], "white");
     let bob_token = joined["token"].as_str().unwrap().to_string();
@@ -62,7 +50,7 @@ async fn a_used_invitation_is_refused_and_its_visitor_watches() {
     assert_eq!(e["code"], "invitation_used", "{e}");
     // A third browser with the same link: refused, told why, and watching.
     let mut eve = Client::connect(server.addr).await;
-    let refused = join(&mut eve, &table, &link, "Eve").await;
+    let refused = eve.join_as(&table, &link, "Eve").await;
     assert_eq!(refused["code"], "invitation_used", "{refused}");
     assert_eq!(refused["token"], link.as_str());
     assert!(refused["message"].as_str().unwrap().contains("taken"));
@@ -73,7 +61,7 @@ async fn a_used_invitation_is_refused_and_its_visitor_watches() {
     assert_eq!(s["seats"][1]["name"], "Bob", "nobody took Bob's seat");
     // Bob reconnects with his own token and plays.
     let mut bob2 = Client::connect(server.addr).await;
-    let again = join(&mut bob2, &table, &bob_token, "Bob").await;
+    let again = bob2.join_as(&table, &bob_token, "Bob").await;
     assert_eq!(again["token"], bob_token.as_str());
     bob2.play(&table, &bob_token, "e6").await;
     let s = ann.state_at(&table, 2).await;
@@ -87,7 +75,7 @@ async fn a_lost_seat_comes_back_only_through_a_new_link() {
     let mut ann = Client::connect(server.addr).await;
     let (table, black, link, creator) = invite_table(&mut ann).await;
     let mut bob = Client::connect(server.addr).await;
-    let bob_token = join(&mut bob, &table, &link, "Bob").await["token"]
+    let bob_token = bob.join_as(&table, &link, "Bob").await["token"]
         .as_str()
         .unwrap()
         .to_string();
@@ -125,7 +113,7 @@ async fn a_lost_seat_comes_back_only_through_a_new_link() {
     assert!(lobby.error().await.contains("no open seat"));
     // Bob comes back through the new link with a fresh token.
     let mut bob2 = Client::connect(server.addr).await;
-    let back = join(&mut bob2, &table, &new_link, "Bob").await;
+    let back = bob2.join_as(&table, &new_link, "Bob").await;
     assert_eq!(back["side"], "white", "{back}");
     let fresh = back["token"].as_str().unwrap().to_string();
     assert!(fresh != bob_token && fresh != new_link);
@@ -157,7 +145,7 @@ async fn older_clients_cannot_join_through_a_link_and_unknown_tables_say_so() {
     assert_eq!(old.recv_type("joined").await["side"], "black");
     // The link is still unused: a current client joins with it.
     let mut bob = Client::connect(server.addr).await;
-    assert_eq!(join(&mut bob, &table, &link, "Bob").await["type"], "joined");
+    assert_eq!(bob.join_as(&table, &link, "Bob").await["type"], "joined");
     old.send(json!({"v": 3, "type": "watch", "table": "nosuchtable"}))
         .await;
     let e = old.recv_type("error").await;

@@ -3,6 +3,33 @@
 
 use boyi_core::Game;
 use boyi_games::{GameKind, with_game};
+use serde_json::Value;
+
+/// The moves a client knows after server message `v`: a `state` gives them all, an `update`
+/// the next one. `Ok(false)`: another message; an error: an update that does not follow (a
+/// message was missed).
+pub fn follow(moves: &mut Vec<String>, v: &Value) -> anyhow::Result<bool> {
+    match v["type"].as_str() {
+        Some("state") => {
+            *moves = v["moves"].as_array().map_or(Vec::new(), |a| {
+                a.iter()
+                    .map(|m| m["text"].as_str().unwrap_or_default().to_string())
+                    .collect()
+            });
+            Ok(true)
+        }
+        Some("update") => {
+            let plies = v["plies"].as_u64().unwrap_or(0) as usize;
+            if plies == moves.len() + 1 {
+                moves.push(v["move"]["text"].as_str().unwrap_or_default().to_string());
+            } else if plies != moves.len() {
+                anyhow::bail!("update to {plies} moves after {} moves", moves.len());
+            }
+            Ok(true)
+        }
+        _ => Ok(false),
+    }
+}
 
 /// Replays a stored game with the rules; the number of moves and the final outcome.
 fn check_stored<G: Game>(

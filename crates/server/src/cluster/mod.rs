@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 use tokio::runtime::Handle;
 use tokio::sync::mpsc;
-use wire::{Pieces, Wire};
+use wire::{Pieces, Request, Wire};
 
 /// This instance's part in a cluster.
 pub struct Cluster {
@@ -114,16 +114,7 @@ impl Cluster {
                 .or_insert_with(|| (cmd.out.clone(), HashSet::new()));
             entry.1.insert(owner.to_string());
         }
-        self.send(
-            owner,
-            &Wire::Ask {
-                origin: self.me.clone(),
-                conn: cmd.conn,
-                version: cmd.out.version(),
-                table: table.to_string(),
-                ask: cmd.ask.clone(),
-            },
-        );
+        self.pass_on(owner, table, cmd, &self.me, cmd.conn);
     }
 
     /// A local connection closed: the instances it asked forget it.
@@ -254,17 +245,15 @@ impl Cluster {
 
     fn receive(self: &Arc<Self>, from: &str, w: Wire, app: &AppState, rt: &Handle) {
         match w {
-            Wire::Ask {
-                origin,
-                conn,
-                version,
-                table,
-                ask,
-            } => {
-                let (id, out) = self.remote_out(&origin, conn, rt);
-                out.set_version(version);
-                app.hub
-                    .from_elsewhere(&table, Cmd { conn: id, out, ask }, &origin, conn);
+            Wire::Ask(r) => {
+                let (id, out) = self.remote_out(&r.origin, r.conn, rt);
+                out.set_version(r.version);
+                let cmd = Cmd {
+                    conn: id,
+                    out,
+                    ask: r.ask,
+                };
+                app.hub.from_elsewhere(&r.table, cmd, &r.origin, r.conn);
             }
             Wire::Out { conn, text } => {
                 if let Some((out, _)) = locked(&self.locals).get(&conn) {
@@ -277,19 +266,17 @@ impl Cluster {
         }
     }
 
-    /// Passes a request that came from connection `conn` of instance `origin` on to the
-    /// instance `owner`, for a table this one does not run.
+    /// Passes the request `cmd` of connection `conn` of instance `origin` to the instance
+    /// `owner`, which runs `table`.
     pub fn pass_on(&self, owner: &str, table: &str, cmd: &Cmd, origin: &str, conn: u64) {
-        self.send(
-            owner,
-            &Wire::Ask {
-                origin: origin.to_string(),
-                conn,
-                version: cmd.out.version(),
-                table: table.to_string(),
-                ask: cmd.ask.clone(),
-            },
-        );
+        let request = Request {
+            origin: origin.to_string(),
+            conn,
+            version: cmd.out.version(),
+            table: table.to_string(),
+            ask: cmd.ask.clone(),
+        };
+        self.send(owner, &Wire::Ask(request));
     }
 
     /// Forgets the connections of instances that are no longer alive.

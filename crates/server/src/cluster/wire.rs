@@ -12,37 +12,31 @@ use boyi_store::cluster::MAX_PAYLOAD;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 
+/// A request of connection `conn` of instance `origin` (speaking protocol `version`) about
+/// `table`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    pub origin: String,
+    pub conn: u64,
+    pub version: u64,
+    pub table: String,
+    pub ask: Ask,
+}
+
 /// A message between instances.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Wire {
-    Ask {
-        origin: String,
-        conn: u64,
-        version: u64,
-        table: String,
-        ask: Ask,
-    },
-    Out {
-        conn: u64,
-        text: String,
-    },
-    Gone {
-        conn: u64,
-    },
+    Ask(Request),
+    Out { conn: u64, text: String },
+    Gone { conn: u64 },
 }
 
 impl Wire {
     pub fn encode(&self) -> String {
         match self {
-            Wire::Ask {
-                origin,
-                conn,
-                version,
-                table,
-                ask,
-            } => {
-                let body = json!({"table": table, "ask": ask_json(ask)});
-                format!("c {origin} {conn} {version}\n{body}")
+            Wire::Ask(r) => {
+                let body = json!({"table": r.table, "ask": ask_json(&r.ask)});
+                format!("c {} {} {}\n{body}", r.origin, r.conn, r.version)
             }
             Wire::Out { conn, text } => format!("o {conn}\n{text}"),
             Wire::Gone { conn } => format!("g {conn}"),
@@ -56,13 +50,13 @@ impl Wire {
         match words.as_slice() {
             ["c", origin, conn, version] => {
                 let v: Value = serde_json::from_str(rest).map_err(|e| e.to_string())?;
-                Ok(Wire::Ask {
+                Ok(Wire::Ask(Request {
                     origin: origin.to_string(),
                     conn: num(conn)?,
                     version: num(version)?,
                     table: v["table"].as_str().ok_or("no table")?.to_string(),
                     ask: ask_from_json(&v["ask"])?,
-                })
+                }))
             }
             ["o", conn] => Ok(Wire::Out {
                 conn: num(conn)?,
@@ -247,13 +241,13 @@ mod tests {
             },
         ];
         for ask in asks {
-            let w = Wire::Ask {
+            let w = Wire::Ask(Request {
                 origin: "abc".into(),
                 conn: 7,
                 version: 2,
                 table: "tab".into(),
                 ask,
-            };
+            });
             assert_eq!(Wire::decode(&w.encode()), Ok(w));
         }
         let out = Wire::Out {

@@ -192,6 +192,19 @@ impl Client {
         )
     }
 
+    /// Joins `table` with `token` under `name` (protocol 3); the `joined` answer or the
+    /// error.
+    pub async fn join_as(&mut self, table: &str, token: &str, name: &str) -> Value {
+        self.send(json!({"v": 3, "type": "join", "table": table, "token": token, "name": name}))
+            .await;
+        loop {
+            let v = self.recv().await;
+            if v["type"] == "joined" || v["type"] == "error" {
+                return v;
+            }
+        }
+    }
+
     pub async fn play(&mut self, table: &str, token: &str, mv: &str) {
         self.send(json!({"v": 1, "type": "move", "table": table, "token": token, "move": mv}))
             .await;
