@@ -71,8 +71,8 @@ impl Store {
     /// and renews the others. Returns the games it still owns (one missing from the list is
     /// over, or was claimed by another instance after its lease ran out).
     ///
-    /// Each statement commits alone and the writer never locks a lease (the fence only
-    /// reads it), so the heartbeat and the writes cannot wait for each other in a circle.
+    /// The heartbeat and the writer both lock leases in the order of their tables' ids, so
+    /// neither can wait for the other in a circle.
     pub fn heartbeat(
         &self,
         me: &str,
@@ -88,32 +88,39 @@ impl Store {
             ),
             args![me, load.connections, load.computer_seats],
         )?;
-        if !summaries.is_empty() {
-            let lines: serde_json::Map<String, serde_json::Value> = summaries
-                .iter()
-                .map(|(t, s)| (t.clone(), s.clone().into()))
-                .collect();
+        c.transaction(|c| {
+            // The leases first, in the order the writer locks them.
             c.exec(
-                "UPDATE live_owners o SET summary = j.value
-                 FROM json_each_text(?1::json) j WHERE o.table_id = j.key AND o.owner = ?2",
-                args![serde_json::Value::Object(lines).to_string(), me],
+                "SELECT table_id FROM live_owners WHERE owner = ?1 ORDER BY table_id FOR UPDATE",
+                args![me],
             )?;
-        }
-        c.exec(
-            "DELETE FROM live_owners o USING live_games l
-             WHERE l.table_id = o.table_id AND l.finished_ms IS NOT NULL AND o.owner = ?1",
-            args![me],
-        )?;
-        c.rows(
-            &format!(
-                "UPDATE live_owners SET expires_ms = {NOW} + {LEASE_MS}
-                 WHERE owner = ?1 RETURNING table_id"
-            ),
-            args![me],
-        )?
-        .iter()
-        .map(|r| r.text(0))
-        .collect()
+            if !summaries.is_empty() {
+                let lines: serde_json::Map<String, serde_json::Value> = summaries
+                    .iter()
+                    .map(|(t, s)| (t.clone(), s.clone().into()))
+                    .collect();
+                c.exec(
+                    "UPDATE live_owners o SET summary = j.value
+                     FROM json_each_text(?1::json) j WHERE o.table_id = j.key AND o.owner = ?2",
+                    args![serde_json::Value::Object(lines).to_string(), me],
+                )?;
+            }
+            c.exec(
+                "DELETE FROM live_owners o USING live_games l
+                 WHERE l.table_id = o.table_id AND l.finished_ms IS NOT NULL AND o.owner = ?1",
+                args![me],
+            )?;
+            c.rows(
+                &format!(
+                    "UPDATE live_owners SET expires_ms = {NOW} + {LEASE_MS}
+                     WHERE owner = ?1 RETURNING table_id"
+                ),
+                args![me],
+            )?
+            .iter()
+            .map(|r| r.text(0))
+            .collect()
+        })
     }
 
     /// The other instances seen within two leases, with what they hold.
@@ -267,10 +274,24 @@ fn announce(c: &Conn, table: &str, me: &str) -> Result<()> {
     Ok(())
 }
 
-/// Fences a write of live game `table`: `me` must hold its lease. The lease is read, not
-/// locked: an instance that claims the game in the instant between this read and the commit
-/// reads the game after its claim, so its next move has the same ply as this one and the
-/// database refuses whichever comes second.
+/// Locks (shared) the leases of the games `tables` until the transaction ends, in the order
+/// of their ids (as the heartbeat locks its own): a claim by another instance then waits
+/// for the writes in flight and reads the game with them, so a move, a seat or an invitation
+/// is never changed by two owners.
+pub(crate) fn lock_leases(c: &Conn, tables: &[&str]) -> Result<()> {
+    if tables.is_empty() {
+        return Ok(());
+    }
+    c.exec(
+        "SELECT table_id FROM live_owners WHERE table_id = ANY (string_to_array(?1, ','))
+         ORDER BY table_id FOR SHARE",
+        args![tables.join(",")],
+    )?;
+    Ok(())
+}
+
+/// Fences a write of live game `table` (its lease locked by [`lock_leases`]): `me` must hold
+/// the lease.
 pub(crate) fn fence(c: &Conn, table: &str, me: &str) -> Result<()> {
     let owner = c.row(
         "SELECT owner FROM live_owners WHERE table_id = ?1",

@@ -105,6 +105,12 @@ impl Store {
         owner: Option<&str>,
     ) -> Result<Vec<Result<()>>> {
         self.conn.transaction(|c| {
+            if owner.is_some() {
+                let mut tables: Vec<&str> = writes.iter().filter_map(fenced_table).collect();
+                tables.sort_unstable();
+                tables.dedup();
+                cluster::lock_leases(c, &tables)?;
+            }
             let mut results = Vec::with_capacity(writes.len());
             for w in writes {
                 results.push(c.savepoint(|c| fenced(c, w, owner)));
@@ -197,6 +203,17 @@ fn game_id(c: &Conn, table: &str) -> Result<Option<GameId>> {
 
 fn known(c: &Conn, table: &str) -> Result<GameId> {
     game_id(c, table)?.ok_or_else(|| StoreError::Invalid(format!("no live game {table:?}")))
+}
+
+/// The game whose lease a write needs (a new game has none yet).
+fn fenced_table(w: &LiveWrite) -> Option<&str> {
+    match w {
+        LiveWrite::Begin(_) => None,
+        LiveWrite::Move { table, .. }
+        | LiveWrite::TakeBack { table, .. }
+        | LiveWrite::Seats { table, .. }
+        | LiveWrite::Finish { table, .. } => Some(table),
+    }
 }
 
 fn fenced(c: &Conn, w: &LiveWrite, owner: Option<&str>) -> Result<()> {
