@@ -99,7 +99,7 @@ fn play(opening: &[&str], plans: [Params; 2], nodes: u64) -> f64 {
     while game.current().phase() == Phase::Place {
         let pos = game.current();
         let params = plans[(pos.side_to_move() != first) as usize];
-        let ranked = placement_candidates(pos, &params);
+        let ranked = placement_candidates(pos, &params, boyi_engines::jiu::plan::CANDIDATES);
         let mv = boyi_engines::jiu::board::placement(pos, ranked[0].1 as u8).expect("a placement");
         game.push(mv);
     }

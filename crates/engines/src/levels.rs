@@ -1,7 +1,8 @@
 //! Levels for people: a few named strengths of each game's engine, weakest first. Each is a
-//! built-in player spec whose budget is a search depth (no time), so a level plays the same
-//! on a fast machine and a slow one, and is searched with no time limit ([`Limits`] with
-//! neither time, depth nor nodes, which the engines read as "use the spec's own depth").
+//! built-in player spec whose budget is a search depth or a node count (no time), so a level
+//! plays the same on a fast machine and a slow one, and is searched with no time limit
+//! ([`Limits`] with neither time, depth nor nodes, which the engines read as "use the spec's
+//! own budget").
 //! Adjacent levels are meant to be at least 100 Elo apart; `scripts/levels-elo.sh` measures
 //! it with `boyi match` at these specs (docs/server.md, "Levels"). The papers' players are
 //! separate: `boyi:seedNNN`.
@@ -38,11 +39,18 @@ const CONNECT6: &[Level] = &[
     level("expert", "boyi:strong?depth=6"),
 ];
 
+// Jiu's strength barely follows its search depth (depth 2, 3 and 4 stood no 100 Elo above
+// depth 1), so its levels differ in how far its battle moves look past the depth and how
+// many of them it weighs: the beginner plays its first-ordered battle move (one node) and
+// places by each point's own value; the casual player searches every battle move one ply
+// without captures beyond and checks its placements against the best answer; the club player
+// gives 60 nodes to a battle move with one ply of captures beyond; the expert searches every
+// battle move one ply with it (docs/server.md, "Levels").
 const JIU: &[Level] = &[
-    level("beginner", "boyi:strong?depth=1"),
-    level("casual", "boyi:strong?depth=2"),
-    level("club", "boyi:strong?depth=4"),
-    level("expert", "boyi:strong?depth=6"),
+    level("beginner", "boyi:strong?nodes=1,lookahead=0"),
+    level("casual", "boyi:strong?depth=1,quiescence=0"),
+    level("club", "boyi:strong?nodes=60,quiescence=1,lookahead=0"),
+    level("expert", "boyi:strong?depth=1,quiescence=1,lookahead=0"),
 ];
 
 const XIANGQI: &[Level] = &[

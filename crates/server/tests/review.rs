@@ -7,7 +7,7 @@ use common::{Client, TestServer, http_get};
 use serde_json::{Value, json};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn levels_are_offered_and_play_at_their_own_depth() {
+async fn levels_are_offered_and_play_at_their_own_budget() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(&dir.path().join("db.sqlite"));
     let (_, meta) = http_get(server.addr, "/api/meta").await;

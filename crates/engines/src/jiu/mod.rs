@@ -28,7 +28,7 @@ impl GamePlayers for Jiu {
         &[
             (
                 "strong",
-                "battle PVS with transposition table and quiescence over jumps and squares, door/dalian evaluation; placement by a door plan two plies deep; options: depth, hash (MB), placement (tuned, the default: plan values tuned by self-play results, or hand: the hand-set values)",
+                "battle PVS with transposition table and quiescence over jumps and squares, door/dalian evaluation; placement by a door plan two plies deep; options: depth, nodes (of a battle move, when the caller sets no limit), hash (MB), placement (tuned, the default: plan values tuned by self-play results, or hand: the hand-set values), lookahead (placements checked against the best answer, 0-64, default 8; 0: by their own value), quiescence (plies of captures beyond the depth, 0-6, default 6)",
             ),
             (
                 "seed002",
@@ -88,8 +88,16 @@ const BENCH: [(&str, u32); 4] = [
 ];
 
 fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Jiu>>, TextError> {
-    spec.allow(&["depth", "hash", "placement"])?;
+    spec.allow(&[
+        "depth",
+        "nodes",
+        "hash",
+        "placement",
+        "lookahead",
+        "quiescence",
+    ])?;
     let depth = spec.number::<u32>("depth")?.unwrap_or(64).max(1);
+    let nodes = spec.number::<u64>("nodes")?.map(|n| n.max(1));
     let mb = spec.number::<usize>("hash")?.unwrap_or(16).clamp(1, 1024);
     let placement = match spec.options.iter().rev().find(|(k, _)| k == "placement") {
         None => plan::TUNED,
@@ -101,19 +109,39 @@ fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Jiu>>, TextError> {
             ));
         }
     };
+    let lookahead = spec
+        .number::<usize>("lookahead")?
+        .unwrap_or(plan::CANDIDATES);
+    if lookahead > 64 {
+        return Err(text_err!(
+            "player option lookahead={lookahead}: expected 0 to 64"
+        ));
+    }
+    let quiescence = spec.number::<u32>("quiescence")?.unwrap_or(search::MAX_QS);
+    if quiescence > search::MAX_QS {
+        return Err(text_err!(
+            "player option quiescence={quiescence}: expected 0 to {}",
+            search::MAX_QS
+        ));
+    }
     Ok(Box::new(Strong {
-        engine: Engine::new(mb),
+        engine: Engine::with_quiescence(mb, quiescence),
         depth,
+        nodes,
         placement,
+        lookahead,
     }))
 }
 
 /// `boyi:strong` for Jiu.
 pub struct Strong {
     engine: Engine,
-    /// Depth when the limits set neither depth nor time.
+    /// Depth and nodes of a battle move when the limits set neither depth, nodes nor time.
     depth: u32,
+    nodes: Option<u64>,
     placement: Params,
+    /// Placements checked against the opponent's best answer.
+    lookahead: usize,
 }
 
 impl Strong {
@@ -133,6 +161,17 @@ impl Strong {
         } else {
             self.depth
         });
+        let own;
+        let deadline = if timed || limits.infinite || limits.depth.is_some() || self.nodes.is_none()
+        {
+            deadline
+        } else {
+            own = Limits {
+                nodes: self.nodes,
+                ..limits.clone()
+            };
+            Deadline::new(&own, pos.side_to_move(), stop)
+        };
         let started = deadline.started;
         let found = self
             .engine
@@ -175,23 +214,23 @@ fn board_with_history(game: &GameHistory<Jiu>) -> Board {
     b
 }
 
-/// The placement of `boyi:strong` by the plan `params`: the best candidate after the opponent's best
-/// answer ([`plan::ranked`]).
-pub fn plan_placement(pos: &Jiu, params: &Params) -> Option<JiuMove> {
-    let (_, p) = *placement_candidates(pos, params).first()?;
+/// The placement of `boyi:strong` by the plan `params`: the best of `lookahead` candidates
+/// after the opponent's best answer ([`plan::ranked`]).
+pub fn plan_placement(pos: &Jiu, params: &Params, lookahead: usize) -> Option<JiuMove> {
+    let (_, p) = *placement_candidates(pos, params, lookahead).first()?;
     board::placement(pos, p as u8)
 }
 
 /// The ranked candidate placements of the side to move (the first two placements are the
 /// ends of the central diagonal, which the legal moves already say).
-pub fn placement_candidates(pos: &Jiu, params: &Params) -> Vec<(i32, usize)> {
+pub fn placement_candidates(pos: &Jiu, params: &Params, lookahead: usize) -> Vec<(i32, usize)> {
     let b = Board::from_game(pos);
     let legal: Vec<usize> = pos
         .legal_moves()
         .iter()
         .map(|m| boyi_games::jiu::board::index_of(m.to()) as usize)
         .collect();
-    plan::ranked(params, &b.cells, b.side, &legal)
+    plan::ranked(params, &b.cells, b.side, &legal, lookahead)
 }
 
 impl Player<Jiu> for Strong {
@@ -216,7 +255,7 @@ impl Player<Jiu> for Strong {
         }
         match pos.phase() {
             Phase::Place => {
-                let mv = plan_placement(pos, &self.placement)
+                let mv = plan_placement(pos, &self.placement, self.lookahead)
                     .filter(|m| !limits.banned.contains(&pos.format_move(m)))
                     .or_else(|| limits.root_moves(pos).into_iter().next())
                     .ok_or(PlayerError::GameOver)?;

@@ -70,19 +70,29 @@ pub fn score(w: &Params, cells: &[u8; POINTS], c: u8, p: usize) -> i32 {
     v * (100 + w.0[p::CENTRE] * (10 - ring(p))) / 100
 }
 
-/// How many of the best-scored placements get the two-ply check.
-const CANDIDATES: usize = 8;
+/// How many of the best-scored placements get the two-ply check by default.
+pub const CANDIDATES: usize = 8;
 
-/// Candidate placements of colour `me` among `legal`, best first: each candidate's score
-/// minus `answer` percent of the opponent's best answer.
-pub fn ranked(w: &Params, cells: &[u8; POINTS], me: u8, legal: &[usize]) -> Vec<(i32, usize)> {
+/// Candidate placements of colour `me` among `legal`, best first: the `candidates`
+/// best-scored points, each valued at its score minus `answer` percent of the opponent's best
+/// answer. With no candidates, the points by their own score alone (one ply).
+pub fn ranked(
+    w: &Params,
+    cells: &[u8; POINTS],
+    me: u8,
+    legal: &[usize],
+    candidates: usize,
+) -> Vec<(i32, usize)> {
     let mut cells = *cells;
     let mut scored: Vec<(i32, usize)> = legal
         .iter()
         .map(|&q| (score(w, &cells, me, q), q))
         .collect();
     scored.sort_by_key(|&(s, q)| (-s, q));
-    scored.truncate(CANDIDATES);
+    if candidates == 0 {
+        return scored;
+    }
+    scored.truncate(candidates);
     let empties: Vec<usize> = (0..POINTS).filter(|&q| cells[q] == EMPTY).collect();
     let mut out: Vec<(i32, usize)> = scored
         .iter()

@@ -13,7 +13,8 @@ use crate::search::score::{INF, MATE, MATE_BOUND};
 use crate::search::tt::{Bound, Table, TtMove};
 use boyi_games::jiu::FLY_LIMIT;
 use boyi_games::jiu::board::{BLOCKS, NONE, POINTS, adjacent};
-const MAX_QS: i32 = 6;
+/// Quiescence plies by default.
+pub const MAX_QS: u32 = 6;
 /// Captures searched per quiescence node, most pieces taken first.
 const QS_WIDTH: usize = 6;
 /// Flights kept per node inside the tree (besides those completing squares).
@@ -48,6 +49,8 @@ pub struct Engine {
     tt: Table<Generated>,
     pub nodes: u64,
     aborted: bool,
+    /// Plies of captures searched beyond the depth.
+    max_qs: i32,
 }
 
 /// The result of one finished iteration.
@@ -61,10 +64,17 @@ pub struct Found {
 impl Engine {
     /// An engine with a table of about `mb` megabytes.
     pub fn new(mb: usize) -> Engine {
+        Engine::with_quiescence(mb, MAX_QS)
+    }
+
+    /// An engine that searches at most `plies` of captures beyond its depth (0: none, so
+    /// a capture just out of sight is missed).
+    pub fn with_quiescence(mb: usize, plies: u32) -> Engine {
         Engine {
             tt: Table::new(mb),
             nodes: 0,
             aborted: false,
+            max_qs: plies.min(MAX_QS) as i32,
         }
     }
 
@@ -240,7 +250,7 @@ impl Engine {
             return v;
         }
         let stand = eval::battle(b);
-        if stand >= beta || qply >= MAX_QS {
+        if stand >= beta || qply >= self.max_qs {
             return stand;
         }
         alpha = alpha.max(stand);

@@ -196,7 +196,7 @@ fn seed002_book_option_reads_files_and_reports_errors() {
 /// The plan's first choice for `me` on `c` (any legal empty point).
 fn plan_choice(params: &plan::Params, c: &[u8; POINTS], me: u8) -> usize {
     let legal: Vec<usize> = (0..POINTS).filter(|&q| c[q] == EMPTY).collect();
-    plan::ranked(params, c, me, &legal)[0].1
+    plan::ranked(params, c, me, &legal, plan::CANDIDATES)[0].1
 }
 
 #[test]
@@ -255,4 +255,77 @@ fn capture_bases_are_the_bases_that_take() {
             assert_eq!(got, want, "{text} {side}");
         }
     }
+}
+
+#[test]
+fn lookahead_zero_ranks_every_point_by_its_own_value() {
+    let c = cells(&["g6", "g5", "h5", "b2"], &["k11", "l12", "e5"]);
+    let legal: Vec<usize> = (0..POINTS).filter(|&q| c[q] == EMPTY).collect();
+    let all = plan::ranked(&plan::TUNED, &c, BLACK, &legal, 0);
+    assert_eq!(all.len(), legal.len(), "every legal point, unchecked");
+    let best = legal
+        .iter()
+        .map(|&q| plan::score(&plan::TUNED, &c, BLACK, q))
+        .max()
+        .unwrap();
+    assert_eq!(all[0].0, best);
+    assert_eq!(plan::ranked(&plan::TUNED, &c, BLACK, &legal, 3).len(), 3);
+}
+
+#[test]
+fn the_quiescence_budget_bounds_the_captures_searched() {
+    let pos = battle(BENCH[0].0);
+    let nodes = |plies: u32| {
+        let mut b = Board::from_game(&pos);
+        let stop = StopFlag::new();
+        let dl = Deadline::new(&Limits::default(), pos.side_to_move(), &stop);
+        let mut engine = Engine::with_quiescence(1, plies);
+        engine.search(&mut b, 1, &dl, &mut |_, _| {});
+        engine.nodes
+    };
+    let root_moves = Engine::new(1)
+        .moves(&mut Board::from_game(&pos), true, None)
+        .len() as u64;
+    // Each root move is one node and its stand-pat one more, with no captures beyond.
+    assert!(nodes(0) <= 2 * root_moves, "{} nodes", nodes(0));
+    assert!(nodes(2) > 2 * root_moves);
+    assert!(nodes(6) >= nodes(2));
+}
+
+#[test]
+fn level_budgets_out_of_range_are_refused() {
+    let ctx = crate::registry::BuildContext::default();
+    for (spec, want) in [
+        ("strong?quiescence=7", "quiescence=7: expected 0 to 6"),
+        ("strong?lookahead=65", "lookahead=65: expected 0 to 64"),
+        ("strong?lookahead=x", "lookahead"),
+    ] {
+        let err = crate::registry::build::<Jiu>(spec, ctx).err().unwrap();
+        assert!(err.to_string().contains(want), "{spec}: {err}");
+    }
+    assert!(crate::registry::build::<Jiu>("strong?depth=1,lookahead=0,quiescence=0", ctx).is_ok());
+}
+
+#[test]
+fn a_node_budget_from_the_spec_bounds_an_unlimited_battle_move() {
+    let pos = battle(BENCH[1].0);
+    let game = GameHistory::new(pos.clone());
+    let first = Engine::new(1).moves(&mut Board::from_game(&pos), true, None)[0];
+    let first = board::to_rules_move(&pos, &first).unwrap();
+    let searched = |spec: &str, limits: &Limits| {
+        let mut p = crate::registry::build::<Jiu>(spec, BuildContext::default()).unwrap();
+        let mut nodes = 0;
+        let mv = p
+            .choose(&game, limits, &StopFlag::new(), &mut |i| {
+                nodes = i.nodes.unwrap_or(0)
+            })
+            .unwrap();
+        (pos.format_move(&mv), nodes)
+    };
+    // One node: the first move of the engine's order, with no iteration finished.
+    let (mv, nodes) = searched("strong?nodes=1", &Limits::default());
+    assert_eq!((mv, nodes), (pos.format_move(&first), 0));
+    // A caller's own limit overrides the spec's budget.
+    let (_, nodes) = searched("strong?nodes=1", &Limits::depth(1));
+    assert!(nodes > 1, "{nodes}");
 }
