@@ -26,7 +26,7 @@ impl GamePlayers for Gomoku {
         &[
             (
                 "strong",
-                "pattern tables, VCF/VCT threat search, a selective PVS in fractional plies with a transposition table and a VCF quiescence; options: algo (1 the earlier PVS, 2 (default) the selective search), scale (algo=2: its pruning and extension margins in percent, default 300), vct (0/1), depth, hash (MB), eval (0 point values, 1 with initiative, 2 line values and threats by who moves, 3 (default) the same with values fitted to game results), defence (the opponent's potential in percent of the own with eval 0-2, default 70), tm (0/1: the main search's share of the time), ord (0/1: candidates ordered by values fitted to a strong player's moves, default 1), vcts (the root VCT's time is the budget over this, default 3), iter (percent of the budget after which no iteration starts, default 95), rw (root moves searched, 0: all), vctd (threats of the root VCT, default 7), avn (thousands of nodes of the threat check's VCT, default 100), pcs (the check of the opponent's threats after a pass takes the budget over this, default 4); with algo=1 only: width, lmr (moves before reductions), hist (0/1: history move ordering), pr (with ord=1: a ply more reduction per this many hundredths below the best ordering score, default 200, 0: off), pp (with ord=1: quiet moves this many hundredths below the best skipped at depth 1-3, default 500, 0: off), lvcf (fours of the quiet leaves' VCF; default 0 in freestyle, 4 otherwise), null (null-move reduction, default 2, 0: off), mc (move-count pruning of quiet moves at depth 1-2, default 3, 0: off), lmrd (least depth of a late move reduction, default 3), lmrx (moves before a two-ply reduction, default 18), rfp (reverse futility margin a ply, default 40, 0: off), rfpd (its deepest node, default 5), fut (futility margin a ply, default 40, 0: off), futd (its deepest node, default 3), raz (razoring margin a ply at depth 1-2, default 40, 0: off), fhr (fail-high reduction margin a ply, default 15, 0: off)",
+                "pattern tables, VCF/VCT threat search, a selective PVS in fractional plies with a transposition table and a VCF quiescence; options: scale (its pruning and extension margins in percent, default 300), vct (0/1), depth, hash (MB), eval (0 point values, 1 with initiative, 2 line values and threats by who moves, 3 (default) the same with values fitted to game results), defence (the opponent's potential in percent of the own with eval 0-2, default 70), tm (0/1: the main search's share of the time), ord (0/1: candidates ordered by values fitted to a strong player's moves, default 1), vcts (the root VCT's time is the budget over this, default 3), iter (percent of the budget after which no iteration starts, default 95), rw (root moves searched, 0: all), vctd (threats of the root VCT, default 7), avn (thousands of nodes of the threat check's VCT, default 100), pcs (the check of the opponent's threats after a pass takes the budget over this, default 4); the options of the retired earlier search (algo, width, lmr, hist, pr, pp, lvcf, null, mc, lmrd, lmrx, rfp, rfpd, fut, futd, raz, fhr) are accepted and ignored",
             ),
             (
                 "seed000",
@@ -114,16 +114,24 @@ const BENCH: &[(&str, &str, u32)] = &[
     ),
 ];
 
+/// Options of the strong player.
+const OPTIONS: &[&str] = &[
+    "vct", "depth", "hash", "defence", "eval", "tm", "ord", "vcts", "iter", "rw", "vctd", "avn",
+    "pcs", "scale",
+];
+
+/// Options of the earlier principal variation search (`algo=1`), retired with it
+/// (docs/gomoku-experiments.md): accepted and ignored, so specs stored in game databases and
+/// older scripts still build the player.
+const RETIRED: &[&str] = &[
+    "algo", "width", "lmr", "hist", "pr", "pp", "lvcf", "null", "mc", "lmrd", "lmrx", "rfp",
+    "rfpd", "fut", "futd", "raz", "fhr",
+];
+
 fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, TextError> {
-    spec.allow(&[
-        "width", "vct", "depth", "hash", "defence", "lmr", "eval", "tm", "hist", "ord", "vcts",
-        "iter", "rw", "vctd", "lvcf", "avn", "null", "lmrd", "lmrx", "mc", "pcs", "rfp", "rfpd",
-        "fut", "futd", "pr", "pp", "raz", "fhr", "algo", "scale",
-    ])?;
+    let names: Vec<&str> = OPTIONS.iter().chain(RETIRED).copied().collect();
+    spec.allow(&names)?;
     let mut config = Config::default();
-    if let Some(w) = spec.number::<usize>("width")? {
-        config.width = w.max(1);
-    }
     if let Some(v) = spec.number::<u8>("vct")? {
         config.vct = v != 0;
     }
@@ -133,44 +141,17 @@ fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, Text
     if let Some(w) = spec.number::<i32>("defence")? {
         config.defence = w.clamp(0, 400);
     }
-    if let Some(n) = spec.number::<usize>("lmr")? {
-        config.lmr_from = n.max(1);
-    }
     if let Some(n) = spec.number::<u64>("avn")? {
         config.avoid_vct_nodes = n.clamp(1, 100_000) * 1000;
     }
-    if let Some(n) = spec.number::<u32>("lvcf")? {
-        config.leaf_vcf = Some(n.min(10));
-    }
-    if let Some(v) = spec.number::<i32>("lmrd")? {
-        config.lmr_depth = v.clamp(1, 10);
-    }
-    if let Some(v) = spec.number::<i32>("pr")? {
-        config.policy_reduce = v.max(0);
-    }
-    if let Some(v) = spec.number::<i32>("pp")? {
-        config.policy_prune = v.max(0);
-    }
-    if let Some(v) = spec.number::<usize>("lmrx")? {
-        config.lmr_deep = v;
-    }
     if let Some(v) = spec.number::<u32>("pcs")? {
         config.pass_check_share = v.clamp(2, 100);
-    }
-    if let Some(v) = spec.number::<usize>("mc")? {
-        config.move_count = v;
-    }
-    if let Some(r) = spec.number::<i32>("null")? {
-        config.null_r = r.clamp(0, 6);
     }
     if let Some(v) = spec.number::<u32>("vctd")? {
         config.vct_depth = v.clamp(2, 30);
     }
     if let Some(v) = spec.number::<u32>("vcts")? {
         config.vct_share = v.clamp(2, 20);
-    }
-    if let Some(v) = spec.number::<u8>("hist")? {
-        config.history = v != 0;
     }
     if let Some(v) = spec.number::<u8>("ord")? {
         config.policy = v != 0;
@@ -183,27 +164,6 @@ fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, Text
     }
     if let Some(v) = spec.number::<u32>("iter")? {
         config.iter_start = v.clamp(10, 100);
-    }
-    if let Some(v) = spec.number::<i32>("rfp")? {
-        config.rfp = v.max(0);
-    }
-    if let Some(v) = spec.number::<i32>("rfpd")? {
-        config.rfp_depth = v.clamp(1, 10);
-    }
-    if let Some(v) = spec.number::<i32>("fut")? {
-        config.futility = v.max(0);
-    }
-    if let Some(v) = spec.number::<i32>("futd")? {
-        config.futility_depth = v.clamp(1, 10);
-    }
-    if let Some(v) = spec.number::<i32>("raz")? {
-        config.razor = v.max(0);
-    }
-    if let Some(v) = spec.number::<i32>("fhr")? {
-        config.fail_high = v.max(0);
-    }
-    if let Some(v) = spec.number::<u8>("algo")? {
-        config.algo = v.clamp(1, 2);
     }
     if let Some(v) = spec.number::<i32>("scale")? {
         config.margin_scale = v.clamp(10, 1000);

@@ -14,16 +14,15 @@ use crate::search::Deadline;
 use crate::search::score::wide::{MATE, WIN_BOUND, from_tt, report as to_score, to_tt};
 use boyi_core::{Point, Side};
 use boyi_games::gomoku::Variant;
-use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 mod avoid;
-mod prune;
+mod eval;
 mod selective;
 mod threats;
 
-use prune::{KILLER_BONUS, keep_legal, quiet_move};
-pub use prune::{defends, value_order};
+use eval::keep_legal;
+pub use eval::{defends, value_order};
 use threats::*;
 pub use threats::{HAND_THREAT_WEIGHTS, THREAT_TERMS, threat_terms};
 
@@ -39,9 +38,6 @@ const AVOID_TRIES: usize = 12;
 const AVOID_VCF_NODES: u64 = 20_000;
 pub(super) const AVOID_VCT_NODES: u64 = 100_000;
 /// History counts are capped; their ordering bonus is the count over the scale, capped.
-const HISTORY_MAX: i32 = 1 << 20;
-const HISTORY_SCALE: i32 = 4;
-const HISTORY_BONUS: i32 = 400;
 
 #[derive(Debug, Clone, Copy, Default)]
 struct TtEntry {
@@ -77,8 +73,6 @@ pub struct Config {
     /// Transposition-table entries (rounded down to a power of two, and kept within half of
     /// a search's memory limit).
     pub tt_entries: usize,
-    /// Moves searched per inner node after ordering.
-    pub width: usize,
     /// Whether to try VCT at the root.
     pub vct: bool,
     /// Default depth when the limits give neither depth, nodes nor time.
@@ -87,12 +81,8 @@ pub struct Config {
     /// of the side to move's (below 100: the side to move's next stone counts for something).
     /// 70 beat 100 by about 240 elo in self-play (docs/gomoku-experiments.md).
     pub defence: i32,
-    /// Moves searched at full depth before the late ones are reduced.
-    pub lmr_from: usize,
     /// Node budget of each VCT check of a root move against the opponent's threats.
     pub avoid_vct_nodes: u64,
-    /// Fours of the quiet leaves' VCF (0: none; `None`: by rule, see `leaf_vcf`).
-    pub leaf_vcf: Option<u32>,
     /// The quiet leaf's evaluation: 0 the point values summed (threat bonuses included) with
     /// fixed bonuses for threes and four-threes; 1 the same with the side to move's
     /// initiative (`initiative`); 2 line values summed and the threats judged by who moves
@@ -104,8 +94,6 @@ pub struct Config {
     pub time_use: bool,
     /// With `time_use`, the percentage of the budget after which no iteration starts.
     pub iter_start: u32,
-    /// Whether moves are ordered by their cut-offs (`order_by_history`).
-    pub history: bool,
     /// Whether candidates are ordered by the values fitted to a strong player's choices
     /// (`move_policy::policy_score`) rather than by their point values.
     pub policy: bool,
@@ -115,45 +103,8 @@ pub struct Config {
     pub root_width: usize,
     /// Threats of the root VCT (the check of the opponent's threats uses one fewer).
     pub vct_depth: u32,
-    /// Depth reduction of the null-move search (0: none).
-    pub null_r: i32,
-    /// Least depth of a late move reduction.
-    pub lmr_depth: i32,
-    /// Moves after which a late move is reduced by two plies (from depth 4).
-    pub lmr_deep: usize,
-    /// With `policy`: from depth 2, a null-window move's reduction grows by a ply per this
-    /// many hundredths its ordering score lies below the node's best, up to three (0: off).
-    pub policy_reduce: i32,
-    /// With `policy`: up to depth 3, a quiet null-window move this many hundredths below the
-    /// node's best is skipped (0: off).
-    pub policy_prune: i32,
-    /// Late quiet moves pruned at non-PV nodes of depth 1 and 2: moves past this many
-    /// times the depth that make no three or four for either side (0: none).
-    pub move_count: usize,
     /// The check of the opponent's threats after a pass may take the budget over this.
     pub pass_check_share: u32,
-    /// Reverse futility: a quiet null-window node whose static value stands this much per
-    /// ply of depth above beta is cut (0: never).
-    pub rfp: i32,
-    /// The deepest node the reverse futility cut applies to.
-    pub rfp_depth: i32,
-    /// Futility: at a quiet null-window node whose static value stands this much per ply of
-    /// depth below alpha, only moves that make or stop a three are searched after the first
-    /// (0: all are).
-    pub futility: i32,
-    /// The deepest node futility applies to.
-    pub futility_depth: i32,
-    /// Razoring: a quiet null-window node of depth 1 or 2 whose static value stands this much
-    /// per ply below alpha, with no four to make, returns it (0: never).
-    pub razor: i32,
-    /// Fail-high reduction: at a quiet null-window node whose static value stands this much
-    /// per ply of depth above beta, every move but the side to move's fours is searched a
-    /// ply shallower (0: never).
-    pub fail_high: i32,
-    /// The search below the root: 1 the principal variation search of this file (`negamax`),
-    /// 2 the selective search (`selective`): fractional plies, reductions by move count and
-    /// history, extensions, and a VCF quiescence at the leaves.
-    pub algo: u8,
     /// The selective search's margins (razoring, futility, null move, singular extension,
     /// aspiration window ...) in percent of values set on a reference scale where 200 is
     /// one logit of winning chance; the fitted evaluation is steeper, so wider margins
@@ -165,47 +116,21 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             tt_entries: 1 << 20,
-            width: 18,
             vct: true,
             depth: 8,
             defence: 70,
-            lmr_from: 6,
-            leaf_vcf: None,
             avoid_vct_nodes: AVOID_VCT_NODES,
             eval: 3,
             time_use: true,
             iter_start: 95,
-            history: false,
             policy: true,
             vct_share: 3,
             root_width: 30,
             vct_depth: 7,
-            null_r: 2,
-            lmr_depth: 3,
-            lmr_deep: 18,
-            policy_reduce: 200,
-            policy_prune: 500,
-            move_count: 3,
             pass_check_share: 4,
-            rfp: 40,
-            rfp_depth: 5,
-            futility: 40,
-            futility_depth: 3,
-            razor: 40,
-            fail_high: 15,
-            algo: 2,
             margin_scale: 300,
         }
     }
-}
-
-/// How `futility` narrows a node it does not cut.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Narrow {
-    /// Only the first move and those that make or stop a three are searched.
-    futile: bool,
-    /// Every move but the side to move's fours is searched a ply shallower.
-    shallower: bool,
 }
 
 /// What one search found.
@@ -226,14 +151,11 @@ pub struct Engine {
     deadline: Option<Deadline>,
     threats: ThreatSearch,
     pool: Vec<Vec<(usize, i32)>>,
-    killers: [[usize; 2]; MAX_PLY],
     pv_table: Vec<Vec<usize>>,
     scratch: Vec<usize>,
-    /// Cut-off counts per side and point (weighted by depth²), halved at each search.
-    history: Vec<[i32; 2]>,
     /// Root moves some iteration of this search found lost.
     lost: Vec<usize>,
-    /// The selective search's state (`algo=2`).
+    /// The selective search's state.
     sel: selective::State,
 }
 
@@ -247,10 +169,8 @@ impl Engine {
             deadline: None,
             threats: ThreatSearch::default(),
             pool: Vec::new(),
-            killers: [[0; 2]; MAX_PLY],
             pv_table: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             scratch: Vec::with_capacity(64),
-            history: Vec::new(),
             lost: Vec::new(),
             sel: selective::State::new(),
         };
@@ -272,7 +192,6 @@ impl Engine {
 
     pub fn clear(&mut self) {
         self.tt.iter_mut().for_each(|e| *e = TtEntry::default());
-        self.history.clear();
     }
 
     /// Searches the position of `b` within `limits`, reporting each finished iteration.
@@ -292,14 +211,8 @@ impl Engine {
         let hard = limits.hard_limit(me).map(|h| started + h);
         self.nodes = 0;
         self.aborted = false;
-        self.killers = [[0; 2]; MAX_PLY];
         self.lost.clear();
-        if self.config.algo == 2 {
-            self.selective_start(b);
-        }
-        let cells = b.points.last().map_or(0, |&i| i + 1);
-        self.history.resize(cells, [0; 2]);
-        self.history.iter_mut().flatten().for_each(|h| *h /= 2);
+        self.selective_start(b);
         let mut root = self.root_moves(b);
         // The main search looks at the best-ordered moves only (all of them once those are
         // all lost); the threat check below may still pick a defence from all of them.
@@ -362,11 +275,11 @@ impl Engine {
             } else {
                 deadline.clone()
             });
-            let mut done = self.root_iteration(b, &mut root[..width], depth as i32);
+            let mut done = self.selective_root(b, &mut root[..width], depth as i32);
             if !self.aborted && done.0 < -WIN_BOUND && width < root.len() {
                 // Every move searched loses: the rest of the candidates may not.
                 width = root.len();
-                done = self.root_iteration(b, &mut root, depth as i32);
+                done = self.selective_root(b, &mut root, depth as i32);
             }
             let (v, searched) = done;
             // An interrupted iteration still counts once its first move (the previous best)
@@ -452,72 +365,6 @@ impl Engine {
         scored.into_iter().map(|(i, _)| i).collect()
     }
 
-    /// One iteration over the root moves by the configured search (`Config::algo`).
-    fn root_iteration(
-        &mut self,
-        b: &mut EngineBoard,
-        moves: &mut [usize],
-        depth: i32,
-    ) -> (i32, usize) {
-        if self.config.algo == 2 {
-            self.selective_root(b, moves, depth)
-        } else {
-            self.root(b, moves, depth)
-        }
-    }
-
-    /// One iteration over the root moves, the previous best first; moves found lost are moved
-    /// to the end of `moves`. Returns the best value and how many moves were searched to the
-    /// end.
-    fn root(&mut self, b: &mut EngineBoard, moves: &mut [usize], depth: i32) -> (i32, usize) {
-        let mut alpha = -INF;
-        let beta = INF;
-        if let Some(&pv) = self.pv_table[0].first()
-            && let Some(k) = moves.iter().position(|&m| m == pv)
-        {
-            moves[..=k].rotate_right(1);
-        }
-        let mut best = -INF;
-        let mut values = Vec::with_capacity(moves.len());
-        for (n, &m) in moves.iter().enumerate() {
-            self.prefetch(b.hash_after(m));
-            b.play(m);
-            let v = if n == 0 {
-                -self.negamax(b, depth - 1, 1, -beta, -alpha)
-            } else {
-                let mut v = -self.negamax(b, depth - 1, 1, -alpha - 1, -alpha);
-                if v > alpha && !self.aborted {
-                    v = -self.negamax(b, depth - 1, 1, -beta, -alpha);
-                }
-                v
-            };
-            b.undo();
-            if self.aborted {
-                break;
-            }
-            values.push(v);
-            if v > best {
-                best = v;
-                self.set_pv(0, m);
-            }
-            alpha = alpha.max(v);
-        }
-        let searched = values.len();
-        // Moves found lost go last (for the next iteration and the threat check); the sort is
-        // stable, so the rest keep their order.
-        let lost: Vec<usize> = (0..searched)
-            .filter(|&n| values[n] < -WIN_BOUND)
-            .map(|n| moves[n])
-            .collect();
-        moves.sort_by_key(|m| lost.contains(m));
-        for m in lost {
-            if !self.lost.contains(&m) {
-                self.lost.push(m);
-            }
-        }
-        (best, searched)
-    }
-
     /// The transposition-table slot of `key`.
     #[inline]
     fn tt_slot(&self, key: u64) -> usize {
@@ -547,179 +394,6 @@ impl Engine {
         line.clear();
         line.push(m);
         line.extend_from_slice(&tail[0]);
-    }
-
-    fn negamax(
-        &mut self,
-        b: &mut EngineBoard,
-        depth: i32,
-        ply: usize,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        self.nodes += 1;
-        self.pv_table[ply].clear();
-        if self
-            .deadline
-            .as_ref()
-            .is_some_and(|d| d.reached(self.nodes))
-        {
-            self.aborted = true;
-        }
-        let p = ply as i32;
-        if b.winner().is_some() {
-            return -(MATE - p);
-        }
-        if b.is_full() || self.aborted || ply >= MAX_PLY - 1 {
-            return 0;
-        }
-        let me = b.side();
-        if let Some(v) = self.immediate(b, p) {
-            return v;
-        }
-        let key = b.hash();
-        let slot = self.tt_slot(key);
-        let e = self.tt[slot];
-        let mut tt_move = usize::MAX;
-        if e.flag & BOUND != 0 && e.key == tt_check(key) {
-            tt_move = e.best as usize;
-            if e.depth as i32 >= depth {
-                let v = from_tt(e.value, p);
-                let cut = match e.flag & BOUND {
-                    1 => true,
-                    2 => v >= beta,
-                    _ => v <= alpha,
-                };
-                if cut {
-                    return v;
-                }
-            }
-        }
-        // Threat extension: a quiet leaf only when the opponent threatens no straight four
-        // or four-three next move.
-        let threatened = b.count_at_least(!me, Threat::FourThree) > 0;
-        if depth <= 0 && (!threatened || depth <= -4) {
-            return self.leaf(b);
-        }
-        if let Some(v) = self.null_move(b, depth, ply, alpha, beta, threatened) {
-            return v;
-        }
-        let Narrow { futile, shallower } = match self.futility(b, depth, alpha, beta, threatened) {
-            ControlFlow::Break(v) => return v,
-            ControlFlow::Continue(narrow) => narrow,
-        };
-        let mut moves = self.pool.pop().unwrap_or_else(|| Vec::with_capacity(64));
-        self.generate(b, &mut moves, ply);
-        if moves.is_empty() {
-            self.pool.push(moves);
-            return self.leaf(b);
-        }
-        // The best ordering score, from which the policy's reductions and pruning count.
-        let top = if self.config.policy {
-            moves.iter().map(|m| m.1).max().unwrap_or(0)
-        } else {
-            0
-        };
-        for mv in moves.iter_mut() {
-            if mv.0 == tt_move {
-                mv.1 = i32::MAX;
-            } else if self.killers[ply].contains(&mv.0) {
-                mv.1 = mv.1.saturating_add(KILLER_BONUS);
-            }
-        }
-        let all = keep_legal(
-            b,
-            &mut moves,
-            if depth <= 0 { 8 } else { self.config.width },
-        );
-        if moves.is_empty() {
-            self.pool.push(moves);
-            return self.leaf(b);
-        }
-        // A single forced answer does not use up depth.
-        let forced = all && moves.len() == 1;
-        if self.config.history && depth > 0 {
-            self.order_by_history(&mut moves, me);
-        }
-        let alpha0 = alpha;
-        let mut best = -INF;
-        let mut best_move = moves[0].0;
-        for (n, &(m, score)) in moves.iter().enumerate() {
-            let mut child = if forced && depth > 0 {
-                depth
-            } else {
-                depth - 1
-            };
-            if shallower && b.threat(m, me) < Threat::Four {
-                child -= 1;
-            }
-            let gap = if score >= KILLER_BONUS / 2 {
-                0
-            } else {
-                top - score
-            };
-            let pv = beta - alpha0 > 1;
-            if self.late_quiet(b, m, n, depth, pv)
-                || (futile && n > 0 && quiet_move(b, m))
-                || self.policy_pruned(b, m, n, depth, pv, gap)
-            {
-                continue;
-            }
-            self.prefetch(b.hash_after(m));
-            b.play(m);
-            let v = if n == 0 {
-                -self.negamax(b, child, ply + 1, -beta, -alpha)
-            } else {
-                let reduce =
-                    self.reduction(forced, depth, n) + self.policy_reduction(forced, depth, gap);
-                let mut v = -self.negamax(b, child - reduce, ply + 1, -alpha - 1, -alpha);
-                if v > alpha && !self.aborted {
-                    v = -self.negamax(b, child, ply + 1, -beta, -alpha);
-                }
-                v
-            };
-            b.undo();
-            if self.aborted {
-                break;
-            }
-            if v > best {
-                best = v;
-                best_move = m;
-                if v > alpha {
-                    alpha = v;
-                    self.set_pv(ply, m);
-                }
-            }
-            if alpha >= beta {
-                if !self.killers[ply].contains(&m) {
-                    self.killers[ply] = [m, self.killers[ply][0]];
-                }
-                if depth > 0 && m < self.history.len() {
-                    let h = &mut self.history[m][me.index()];
-                    *h = (*h + depth * depth).min(HISTORY_MAX);
-                }
-                break;
-            }
-        }
-        self.pool.push(moves);
-        if !self.aborted {
-            let flag = if best <= alpha0 {
-                3
-            } else if best >= beta {
-                2
-            } else {
-                1
-            };
-            self.tt[slot] = TtEntry {
-                key: tt_check(key),
-                value: to_tt(best, p),
-                eval: EVAL_NONE,
-                best: best_move as u16,
-                depth: depth.clamp(-100, 100) as i8,
-                flag: OCCUPIED | flag,
-            };
-        }
-        best
     }
 }
 

@@ -298,12 +298,10 @@ fn a_move_that_allows_a_vct_is_replaced_by_a_defence() {
 }
 
 #[test]
-fn the_fitted_order_and_its_reductions_still_win_and_defend() {
+fn the_fitted_order_still_wins_and_defends() {
     let config = || Config {
         tt_entries: 1 << 16,
         policy: true,
-        policy_reduce: 200,
-        policy_prune: 500,
         ..Config::default()
     };
     let p = pos(Variant::Freestyle, "h8,a1,h9,a2,h10,a3,h11,b9");
@@ -349,20 +347,8 @@ fn a_move_the_search_found_lost_is_no_defence() {
         !threat_win_after(&p, pt("h9"), 40_000),
         "h9 now loses by threats"
     );
-    // The incident was the earlier search's (`algo=1`), whose options these are.
-    let config = Config {
-        tt_entries: 1 << 16,
-        rfp: 0,
-        algo: 1,
-        ..Config::default()
-    };
-    assert_ne!(strong_move_with(&p, 5, config), pt("h9"));
-    let deeper = Config {
-        rfp: Config::default().rfp,
-        ..config
-    };
-    assert_ne!(strong_move_with(&p, 7, deeper), pt("h9"));
-    // The selective search reduces more: from depth 10 it finds h9 lost.
+    // The incident was the earlier search's; the selective search, which reduces more,
+    // finds h9 lost from depth 10.
     assert_ne!(strong_move(&p, 10), pt("h9"));
 }
 
@@ -422,17 +408,16 @@ fn a_pass_gives_the_turn_and_is_taken_back() {
 fn a_heap_of_blockable_threats_is_not_a_won_game() {
     // From a match against seed 001, black to move. Summed point values, threat bonuses
     // included, gave black +5042 at depth 6 along a line whose end white wins; black lost the
-    // game. Judging the threats by who moves keeps the value near level.
+    // game (that search is retired). Judging the threats by who moves keeps the value near
+    // level.
     let p = pos(
         Variant::Freestyle,
         "i7,f7,e11,g9,k7,j7,k8,k9,l8,j6,j8,i8,f11,m8,l6,m5,h11,g11,l7,l5,k6,h10,m6,n5",
     );
     let value = |eval: u8| {
-        // The search the values were measured with (`algo=1`).
         let mut s = Strong::new(Config {
             tt_entries: 1 << 16,
             eval,
-            algo: 1,
             ..Config::default()
         });
         let limits = Limits::depth(6);
@@ -440,12 +425,10 @@ fn a_heap_of_blockable_threats_is_not_a_won_game() {
             .unwrap()
             .1
     };
-    assert!(
-        value(0) > 2000,
-        "the old evaluation no longer misjudges this"
-    );
-    let v = value(2);
-    assert!(v.abs() < 600, "value {v}");
+    for eval in [2, 3] {
+        let v = value(eval);
+        assert!(v.abs() < 600, "eval {eval}: value {v}");
+    }
 }
 
 #[test]
@@ -505,19 +488,29 @@ fn the_threat_check_affords_a_short_vct() {
         "found within the old budget"
     );
     assert!(threat_win_after(&p, pt("d6"), AVOID_VCT_NODES));
-    // The search chose d6 with the hand-set evaluation, the opponent's potential weighed
-    // fully (`defence` 100).
-    let pick = |avoid_vct_nodes: u64| {
-        let config = Config {
-            tt_entries: 1 << 16,
-            avoid_vct_nodes,
-            eval: 2,
-            defence: 100,
-            algo: 1,
-            ..Config::default()
-        };
-        strong_move_with(&p, 4, config)
+    // The earlier search (retired) chose d6 at depth 4 with the hand-set evaluation; the
+    // selective search does not.
+    assert_ne!(strong_move(&p, 4), pt("d6"));
+}
+
+#[test]
+fn the_retired_searchs_options_are_accepted_and_ignored() {
+    let ctx = crate::registry::BuildContext::default();
+    let p = pos(Variant::Freestyle, "h8,a1,h9,a2,h10,a3,h11,b9");
+    let limits = Limits::depth(3);
+    let play = |spec: &str| {
+        let mut player = crate::registry::build::<Gomoku>(spec, ctx).unwrap();
+        let game = crate::player::GameHistory::new(p.clone());
+        player
+            .choose(&game, &limits, &StopFlag::new(), &mut |_| {})
+            .unwrap()
     };
-    assert_eq!(pick(40_000), pt("d6"), "the search no longer chooses d6");
-    assert_ne!(pick(AVOID_VCT_NODES), pt("d6"));
+    assert_eq!(
+        play("strong?algo=1,width=4,lmrx=8,rfp=0,fhr=0,hist=1"),
+        play("strong")
+    );
+    let err = crate::registry::build::<Gomoku>("strong?lmrz=1", ctx)
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("lmrz"), "{err}");
 }

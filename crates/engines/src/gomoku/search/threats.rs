@@ -3,17 +3,6 @@
 
 use super::*;
 
-/// Fours of the quiet leaves' VCF: as configured, else none in freestyle and four under the
-/// exact-five rules. Without it a freestyle search reaches a given depth in about half the
-/// time and plays stronger for it; under the exact-five rules its leaves misjudged more (see
-/// docs/gomoku-experiments.md).
-pub(super) fn leaf_vcf(configured: Option<u32>, rule: Variant) -> u32 {
-    configured.unwrap_or(match rule {
-        Variant::Freestyle => 0,
-        Variant::Standard | Variant::Renju => 4,
-    })
-}
-
 /// Bonus of a quiet leaf for the side to move's initiative, from the threat classes alone.
 /// Moving first, a double three wins unless the opponent has a four to interrupt with (or
 /// must be answered: its own three); the opponent's double three only costs a tempo to stop.

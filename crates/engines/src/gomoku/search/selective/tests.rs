@@ -10,7 +10,6 @@ use boyi_games::gomoku::Gomoku;
 fn engine() -> Engine {
     Engine::new(Config {
         tt_entries: 1 << 16,
-        algo: 2,
         ..Config::default()
     })
 }
