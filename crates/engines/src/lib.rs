@@ -36,8 +36,6 @@ pub use player::{
     Clock, GameHistory, Info, InfoSink, Limits, Player, PlayerError, Score, StopFlag, StopTimer,
     Swap2Reply,
 };
-pub use registry::{
-    BenchPosition, BuildContext, BuiltinSpec, GamePlayers, Solution, Swap2Hook, build,
-};
+pub use registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers, Solution, build};
 pub use search::Deadline;
 pub use thread::{PlayerThread, SearchEvent};

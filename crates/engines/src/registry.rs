@@ -101,10 +101,6 @@ pub struct BenchPosition {
     pub depth: u32,
 }
 
-/// A swap2 opening decision for the position (0, 3 or 5 stones placed) within a thinking time.
-pub type Swap2Hook<G> =
-    fn(&G, std::time::Duration) -> Result<crate::player::Swap2Reply, boyi_core::TextError>;
-
 /// A forced win found by a game's threat solver (`boyi solve`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solution {
@@ -140,11 +136,6 @@ pub trait GamePlayers: Game {
     /// Searches for a forced win of the side to move within `budget`: `None` if the game has
     /// no threat solver, `Some(None)` if no win was found.
     fn solve(_pos: &Self, _budget: std::time::Duration) -> Option<Option<Solution>> {
-        None
-    }
-
-    /// The swap2 opening decisions of the game's engine (Gomoku), for protocol front-ends.
-    fn swap2_hook() -> Option<Swap2Hook<Self>> {
         None
     }
 

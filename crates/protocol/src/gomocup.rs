@@ -17,7 +17,7 @@ use crate::driver::{Driver, engine_move, expect_line};
 use crate::process::EngineProcess;
 use crate::server::{Flow, Frontend, Session, Urgency, split_word};
 use boyi_core::{Game, Point, Side, TextError};
-use boyi_engines::{Clock, GameHistory, Info, Limits, PlayerError, Swap2Hook, Swap2Reply};
+use boyi_engines::{Clock, GameHistory, Info, Limits, PlayerError, Swap2Reply};
 use std::time::{Duration, Instant};
 
 /// The variant name of a Gomocup rule number.
@@ -52,7 +52,6 @@ pub struct GomocupServer<G: Game> {
     board: Option<Result<Vec<(Point, u8)>, TextError>>,
     /// Stones of a `SWAP2BOARD` being read.
     swap_board: Option<Result<Vec<Point>, TextError>>,
-    swap2: Option<Swap2Hook<G>>,
     timeout_turn: Option<Duration>,
     time_left: Option<Duration>,
     /// `INFO max_memory` in bytes (0, no limit, is kept as none).
@@ -68,7 +67,6 @@ impl<G: Game> GomocupServer<G> {
             size: 0,
             board: None,
             swap_board: None,
-            swap2: None,
             timeout_turn: None,
             time_left: None,
             max_memory: None,
@@ -76,17 +74,14 @@ impl<G: Game> GomocupServer<G> {
         }
     }
 
-    /// Answers `SWAP2BOARD` with `hook` (no hook: the command is an error).
-    pub fn with_swap2(mut self, hook: Option<Swap2Hook<G>>) -> Self {
-        self.swap2 = hook;
-        self
-    }
-
     fn swap_board_line(&mut self, line: &str, s: &mut Session<G>) {
         if line.eq_ignore_ascii_case("DONE") {
             let stones = self.swap_board.take().expect("reading a swap board");
-            match stones.and_then(|st| self.swap2_reply(&st, s)) {
-                Ok(reply) => s.send(&reply),
+            match stones.and_then(|st| self.swap_game(&st)) {
+                Ok(game) => {
+                    let limits = self.limits(s, game.current().side_to_move());
+                    s.swap2(game, limits);
+                }
                 Err(e) => s.send(&format!("ERROR SWAP2BOARD: {e}")),
             }
             return;
@@ -100,11 +95,8 @@ impl<G: Game> GomocupServer<G> {
         }
     }
 
-    /// The engine's swap2 decision after `stones` (black, white, black, ...).
-    fn swap2_reply(&self, stones: &[Point], s: &Session<G>) -> Result<String, TextError> {
-        let hook = self
-            .swap2
-            .ok_or_else(|| text_err!("this game has no swap2 opening"))?;
+    /// The game of a swap2 board: `stones` played in turn (black, white, black, ...).
+    fn swap_game(&self, stones: &[Point]) -> Result<GameHistory<G>, TextError> {
         let mut game = GameHistory::new(G::start(&self.variant, Some(self.size))?);
         for p in stones {
             game.push_text(&p.to_string()).map_err(|e| {
@@ -114,16 +106,22 @@ impl<G: Game> GomocupServer<G> {
                 ))
             })?;
         }
-        let side = game.current().side_to_move();
-        let limits = self.limits(s, side);
-        let think = limits.time_budget(side).unwrap_or(Duration::from_secs(1));
-        match hook(game.current(), think)? {
-            Swap2Reply::Swap => Ok("SWAP".to_string()),
-            Swap2Reply::Stones(points) => {
+        Ok(game)
+    }
+
+    /// The line answering `SWAP2BOARD` with the player's decision.
+    fn swap_reply(&self, decision: Result<Swap2Reply, PlayerError>) -> String {
+        match decision {
+            Ok(Swap2Reply::Swap) => "SWAP".to_string(),
+            Ok(Swap2Reply::Stones(points)) => {
                 let xy: Result<Vec<String>, TextError> =
                     points.iter().map(|p| to_gomocup(p, self.size)).collect();
-                Ok(xy?.join(" "))
+                match xy {
+                    Ok(xy) => xy.join(" "),
+                    Err(e) => format!("ERROR SWAP2BOARD: {e}"),
+                }
             }
+            Err(e) => format!("ERROR SWAP2BOARD: {e}"),
         }
     }
 
@@ -458,6 +456,11 @@ impl<G: Game> Frontend<G> for GomocupServer<G> {
             line += &format!(" pv {}", pv.join(" "));
         }
         s.send(&line);
+    }
+
+    fn swapped(&mut self, decision: Result<Swap2Reply, PlayerError>, s: &mut Session<G>) {
+        let reply = self.swap_reply(decision);
+        s.send(&reply);
     }
 
     fn done(&mut self, result: Result<G::Move, PlayerError>, s: &mut Session<G>) -> Flow {

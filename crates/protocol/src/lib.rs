@@ -122,8 +122,6 @@ pub struct ServeOptions<G: Game> {
     pub default_limits: Limits,
     pub name: String,
     pub version: String,
-    /// Swap2 opening decisions (Gomocup `SWAP2BOARD`), for games that have them.
-    pub swap2: Option<boyi_engines::Swap2Hook<G>>,
 }
 
 /// Serves `player` over `protocol`, reading commands from `input` and answering on `output`
@@ -145,7 +143,7 @@ pub fn serve<G: Game>(
                 "name=\"{}\", version=\"{}\", author=\"the Boyi developers\", country=\"CN\"",
                 opts.name, opts.version
             );
-            let fe = gomocup::GomocupServer::<G>::new(variant, about).with_swap2(opts.swap2);
+            let fe = gomocup::GomocupServer::<G>::new(variant, about);
             server::run(fe, player, limits, input, output);
         }
         Protocol::Sau => {

@@ -15,7 +15,9 @@
 
 use crate::lines::{LineReader, ReadLine};
 use boyi_core::Game;
-use boyi_engines::{GameHistory, Info, Limits, Player, PlayerError, PlayerThread, SearchEvent};
+use boyi_engines::{
+    GameHistory, Info, Limits, Player, PlayerError, PlayerThread, SearchEvent, Swap2Reply,
+};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{RecvTimeoutError, channel};
@@ -53,6 +55,8 @@ pub trait Frontend<G: Game> {
     fn info(&mut self, _info: &Info, _s: &mut Session<G>) {}
     /// The search finished (or was stopped) with this result.
     fn done(&mut self, result: Result<G::Move, PlayerError>, s: &mut Session<G>) -> Flow;
+    /// The player's swap2 decision asked for by [`Session::swap2`].
+    fn swapped(&mut self, _decision: Result<Swap2Reply, PlayerError>, _s: &mut Session<G>) {}
     /// The session is ending (the input ended, or quit): the running search must answer
     /// now, and its move (or one held for `stop`) be written. Called again while the session
     /// closes, so it must be idempotent.
@@ -92,6 +96,15 @@ impl<G: Game> Session<G> {
         self.cap = limits.cap().and_then(|d| Instant::now().checked_add(d));
         self.searcher
             .search(game, limits, std::mem::take(&mut self.new_game));
+        self.searching = true;
+    }
+
+    /// Asks the player for its swap2 decision in `game.current()`; the answer comes to
+    /// [`Frontend::swapped`]. Lines wait meanwhile, as during a search.
+    pub fn swap2(&mut self, game: GameHistory<G>, limits: Limits) {
+        self.cap = None;
+        self.searcher
+            .swap2(game, limits, std::mem::take(&mut self.new_game));
         self.searching = true;
     }
 
@@ -225,6 +238,14 @@ pub fn run<G: Game, F: Frontend<G>>(
                     s.cap = None;
                     // A move may start the next search at once (SAU, several turns in a row).
                     closing |= frontend.done(result, &mut s) == Flow::Quit;
+                }
+            }
+            Event::Search(SearchEvent::Swap(decision)) => {
+                if s.abandoned > 0 {
+                    s.abandoned -= 1;
+                } else {
+                    s.searching = false;
+                    frontend.swapped(decision, &mut s);
                 }
             }
         }

@@ -106,7 +106,6 @@ impl Served {
                 default_limits: Limits::default(),
                 name: "Boyi".into(),
                 version: "test".into(),
-                swap2: None,
             };
             serve(
                 protocol,

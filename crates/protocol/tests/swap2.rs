@@ -1,8 +1,8 @@
-//! The Gomocup `SWAP2BOARD` command answered by the Gomoku engine's swap2 decisions, on
+//! The Gomocup `SWAP2BOARD` command answered by the served player's own swap2 decisions, on
 //! scripted input.
 
 use boyi_core::Game;
-use boyi_engines::{BuildContext, GamePlayers, Limits, build};
+use boyi_engines::{BuildContext, Limits, build};
 use boyi_games::gomoku::{Gomoku, Variant};
 use boyi_protocol::{Protocol, ServeOptions, serve};
 use std::io::{Cursor, Write};
@@ -22,6 +22,10 @@ impl Write for Shared {
 }
 
 fn answers(input: &str) -> Vec<String> {
+    answers_of("strong", input)
+}
+
+fn answers_of(spec: &str, input: &str) -> Vec<String> {
     let start = Gomoku::start(&Variant::Freestyle, Some(15)).unwrap();
     let out = Shared::default();
     let opts = ServeOptions {
@@ -29,9 +33,8 @@ fn answers(input: &str) -> Vec<String> {
         default_limits: Limits::default(),
         name: "Boyi".into(),
         version: "test".into(),
-        swap2: Gomoku::swap2_hook(),
     };
-    let player = build::<Gomoku>("strong", BuildContext::default()).unwrap();
+    let player = build::<Gomoku>(spec, BuildContext::default()).unwrap();
     serve(
         Protocol::Gomocup,
         player,
@@ -111,4 +114,15 @@ fn bad_swap_boards_are_errors() {
         "{a:?}"
     );
     assert!(a[3].starts_with("ERROR SWAP2BOARD"), "{a:?}");
+}
+
+#[test]
+fn a_player_without_swap_openings_says_so_and_plays_on() {
+    let a = answers_of("seed001", "START 15\nSWAP2BOARD\nDONE\nBEGIN\nEND\n");
+    assert_eq!(a[0], "OK");
+    assert!(
+        a[1].starts_with("ERROR SWAP2BOARD") && a[1].contains("does not play swap2"),
+        "{a:?}"
+    );
+    assert_eq!(points(&a[2]).len(), 1, "{a:?}");
 }

@@ -236,7 +236,6 @@ fn xboard_is_driven_not_served() {
             default_limits: Limits::depth(1),
             name: "Boyi".into(),
             version: "test".into(),
-            swap2: None,
         },
         std::io::Cursor::new(Vec::new()),
         out,

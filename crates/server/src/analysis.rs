@@ -130,6 +130,8 @@ fn analyze_game<G: ServerGame>(
             SearchEvent::Done(Err(e)) => json!({
                 "v": crate::protocol::VERSION, "type": "analysis_done", "id": id, "error": e.to_string(),
             }),
+            // An analysis asks for no swap decision.
+            SearchEvent::Swap(_) => return,
         };
         let text: Arc<str> = msg.to_string().into();
         let _ = out.try_send(text);

@@ -92,7 +92,6 @@ fn serve_game<G: boyi_engines::GamePlayers>(args: &EngineArgs) -> Result<()> {
         },
         name: "Boyi".into(),
         version: env!("CARGO_PKG_VERSION").into(),
-        swap2: G::swap2_hook(),
     };
     let input = BufReader::new(std::io::stdin());
     serve(args.protocol, player, opts, input, std::io::stdout())?;

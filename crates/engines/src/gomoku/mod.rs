@@ -13,7 +13,7 @@ pub mod threat;
 
 use crate::player::Swap2Reply;
 use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
-use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers, Solution, Swap2Hook};
+use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers, Solution};
 use board::EngineBoard;
 use boyi_core::{Game, TextError};
 use boyi_games::gomoku::{Gomoku, Move};
@@ -71,16 +71,6 @@ impl GamePlayers for Gomoku {
 
     fn solve(pos: &Gomoku, budget: Duration) -> Option<Option<Solution>> {
         Some(solve(pos, budget))
-    }
-
-    fn swap2_hook() -> Option<Swap2Hook<Gomoku>> {
-        Some(|pos, think| {
-            // A front-end has no seed to give: the opening shape varies with the clock.
-            let seed = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.subsec_nanos() as u64);
-            swap::swap2_decision(pos, think, seed)
-        })
     }
 }
 

@@ -189,7 +189,6 @@ fn serve_to<G: Game>(
         default_limits: limits,
         name: "Boyi".into(),
         version: "test".into(),
-        swap2: None,
     };
     serve(protocol, player, opts, BufReader::new(input), out.clone()).unwrap();
     out.text()

@@ -156,6 +156,8 @@ impl<G: ServerGame> Table<G> {
                 self.broadcast_state();
                 self.start_engine_if_due().await;
             }
+            // A table asks its seats for no swap decision.
+            SearchEvent::Swap(_) => {}
         }
     }
 }
