@@ -19,7 +19,6 @@ fn run<G: Game>(protocol: Protocol, start: G, input: &[u8]) {
         default_limits: Limits::default(),
         name: "Boyi".into(),
         version: "fuzz".into(),
-        swap2: None,
     };
     let input = Cursor::new(input.to_vec());
     serve(protocol, Box::new(FirstMove), opts, input, std::io::sink())
