@@ -1,7 +1,6 @@
 //! The arena: matches between Players, with openings, clocks, adjudication, records, and the
 //! statistics that say which player is stronger (Elo with a 95% interval, SPRT).
 //!
-//! - [`spec`]: players named on the command line (`boyi:…`, `cmd:"…"@protocol`);
 //! - [`openings`]: random-ply and file openings;
 //! - [`runner`]: playing the games, concurrently;
 //! - [`record`]: each game's record, in the one record model of `boyi-records`;
@@ -18,7 +17,6 @@ pub mod openings;
 pub mod record;
 pub mod report;
 pub mod runner;
-pub mod spec;
 pub mod stats;
 pub mod time_control;
 
@@ -26,5 +24,4 @@ pub use record::opening_plies;
 pub use runner::{
     GameResult, MatchConfig, OpeningRule, Thinking, TimeControl, play_game, run_match,
 };
-pub use spec::PlayerSpec;
 pub use stats::{Sprt, Verdict, Wdl};

@@ -3,7 +3,6 @@
 //! crashes and time losses adjudicated, every game recorded.
 
 use crate::record::{RecordParts, build_record};
-use crate::spec::PlayerSpec;
 use crate::stats::{Sprt, Verdict, Wdl};
 pub use crate::time_control::TimeControl;
 use boyi_core::{Reason, Side, TextError};
@@ -11,6 +10,7 @@ use boyi_engines::{
     BookPlayer, Clock, GameHistory, Info, Limits, OpeningBook, Player, PlayerError, StopFlag,
     Swap2Reply,
 };
+use boyi_protocol::PlayerSpec;
 use boyi_protocol::driver::ExternalOptions;
 use boyi_records::{GameRecord, GameResult as Result_};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

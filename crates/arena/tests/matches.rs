@@ -1,12 +1,13 @@
 //! Matches on small boards and real engines: colours alternate, records replay, statistics
 //! add up, and misbehaving engines (illegal move, crash, hang) lose by adjudication.
 
-use boyi_arena::{MatchConfig, PlayerSpec, Sprt, Verdict, opening_plies, openings, run_match};
+use boyi_arena::{MatchConfig, Sprt, Verdict, opening_plies, openings, run_match};
 use boyi_core::{Game, Reason, Side};
 use boyi_engines::{GameHistory, GamePlayers, Limits};
 use boyi_games::connect6::Connect6;
 use boyi_games::gomoku::Gomoku;
 use boyi_games::xiangqi::Xiangqi;
+use boyi_protocol::PlayerSpec;
 use boyi_protocol::driver::ExternalOptions;
 use boyi_records::check;
 use std::time::Duration;

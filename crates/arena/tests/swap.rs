@@ -2,10 +2,11 @@
 //! stones, the record holds them as the opening, and a player without swap openings stops the
 //! match.
 
-use boyi_arena::{MatchConfig, OpeningRule, PlayerSpec, opening_plies, run_match};
+use boyi_arena::{MatchConfig, OpeningRule, opening_plies, run_match};
 use boyi_core::{Game, Side};
 use boyi_engines::{GameHistory, Limits};
 use boyi_games::gomoku::{Gomoku, Variant};
+use boyi_protocol::PlayerSpec;
 use boyi_protocol::driver::ExternalOptions;
 use std::time::Duration;
 

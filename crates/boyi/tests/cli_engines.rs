@@ -165,3 +165,44 @@ fn analyze_without_a_limit_stops_at_its_cap() {
         .expect("thinking output");
     assert!(deepest < 64, "{out}");
 }
+
+#[test]
+fn analyze_takes_a_file_of_positions_and_an_external_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("positions.txt");
+    let text = format!(
+        "# a four, then a bad line, then a renju VCF\n{GOMOKU_FOUR}\n\n15/15/15 b\n{RENJU_VCF}\n"
+    );
+    std::fs::write(&file, text).unwrap();
+    let boyi = env!("CARGO_BIN_EXE_boyi");
+    for player in [
+        "boyi:strong".to_string(),
+        format!("cmd:\"{boyi} engine gomoku --protocol gomocup\"@gomocup"),
+    ] {
+        let out = std::process::Command::new(boyi)
+            .args(["analyze", "gomoku", "--variant", "renju", "--depth", "3"])
+            .args(["--player", &player, "--positions"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 3, "{player}: {stdout}");
+        // The external engine's own score comes through its thinking.
+        assert_eq!(
+            score_line(lines[0]),
+            ("mate 1".into(), "e4".into()),
+            "{player}"
+        );
+        assert!(
+            lines[1].starts_with("error line 4:") && lines[1].contains("rows"),
+            "{stdout}"
+        );
+        assert!(
+            score_line(lines[2]).0.starts_with("mate "),
+            "{player}: {stdout}"
+        );
+        assert!(!out.status.success(), "a bad line fails the run");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("1 position(s)"));
+    }
+}

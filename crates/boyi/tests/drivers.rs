@@ -2,13 +2,14 @@
 //! Boyi player over each protocol, the match runner drives it as an external engine against
 //! a built-in player, and every record must replay legally to the recorded result.
 
-use boyi_arena::{MatchConfig, PlayerSpec, openings, run_match};
+use boyi_arena::{MatchConfig, openings, run_match};
 use boyi_core::Game;
 use boyi_engines::{GameHistory, Limits};
 use boyi_games::connect6::Connect6;
 use boyi_games::gomoku::Gomoku;
 use boyi_games::jiu::Jiu;
 use boyi_games::xiangqi::Xiangqi;
+use boyi_protocol::PlayerSpec;
 use boyi_protocol::driver::ExternalOptions;
 use boyi_records::{Format, ReadOptions, read, replay, write};
 use std::time::Duration;

@@ -6,10 +6,11 @@
 //! Every search here has a limit minutes away, so an answer proves the server acted on the
 //! line; no test measures how soon. Waits are bounded only by a hang guard.
 
-use boyi_arena::{MatchConfig, PlayerSpec, run_match};
+use boyi_arena::{MatchConfig, run_match};
 use boyi_core::Game;
 use boyi_engines::{GameHistory, Limits};
 use boyi_games::gomoku::Gomoku;
+use boyi_protocol::PlayerSpec;
 use boyi_protocol::driver::ExternalOptions;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

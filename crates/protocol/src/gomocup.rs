@@ -636,10 +636,7 @@ impl<G: Game> Driver<G> for GomocupDriver {
         let (word, rest) = split_word(line);
         match word.to_ascii_uppercase().as_str() {
             "MESSAGE" => {
-                info(Info {
-                    text: Some(rest.to_string()),
-                    ..Info::default()
-                });
+                info(message_info(rest, self.size));
                 None
             }
             "DEBUG" | "OK" => None,
@@ -660,6 +657,78 @@ impl<G: Game> Driver<G> for GomocupDriver {
                 }
                 Some(result)
             }
+        }
+    }
+}
+
+/// The thinking a driven engine's `MESSAGE` line carries: read into depth, score, nodes, nps
+/// and line when it is written as Boyi writes it (`depth D score S nodes N nps X pv x,y …`),
+/// else kept as text (other engines write their own).
+fn message_info(text: &str, size: usize) -> Info {
+    let as_text = || Info {
+        text: Some(text.to_string()),
+        ..Info::default()
+    };
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut info = Info::default();
+    let mut i = 0;
+    while i < words.len() {
+        let next = words.get(i + 1).copied().unwrap_or("");
+        match words[i] {
+            "depth" => info.depth = next.parse().ok(),
+            "nodes" => info.nodes = next.parse().ok(),
+            "nps" => info.nps = next.parse().ok(),
+            "score" if next == "mate" => {
+                let n = words.get(i + 2).copied().unwrap_or("");
+                info.score = format!("mate {n}").parse().ok();
+                i += 1;
+            }
+            "score" => info.score = next.parse().ok(),
+            "pv" => {
+                let pv: Result<Vec<String>, _> = words[i + 1..]
+                    .iter()
+                    .map(|w| from_gomocup(w, size))
+                    .collect();
+                match pv {
+                    Ok(pv) => info.pv = pv,
+                    Err(_) => return as_text(),
+                }
+                break;
+            }
+            _ => return as_text(),
+        }
+        i += 2;
+    }
+    if info.depth.is_none() || info.score.is_none() {
+        return as_text();
+    }
+    info
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boyi_core::Score;
+
+    #[test]
+    fn boyi_messages_are_read_as_thinking_and_others_kept_as_text() {
+        let i = message_info("depth 9 score 147 nodes 1372 nps 28847 pv 7,7 7,6", 15);
+        assert_eq!((i.depth, i.score), (Some(9), Some(Score::Units(147))));
+        assert_eq!((i.nodes, i.nps), (Some(1372), Some(28847)));
+        assert_eq!(i.pv, ["h8", "h9"]);
+        assert_eq!(i.text, None);
+        let i = message_info("depth 4 score mate -2 pv 0,14", 15);
+        assert_eq!(i.score, Some(Score::Mate(-2)));
+        assert_eq!(i.pv, ["a1"]);
+        for other in [
+            "depth 9-12 | eval 147 | time 30",
+            "depth 9 score 147 pv 7,7 99,99",
+            "nodes 12",
+            "",
+        ] {
+            let i = message_info(other, 15);
+            assert_eq!(i.text.as_deref(), Some(other), "{other:?}");
+            assert_eq!((i.depth, i.score), (None, None), "{other:?}");
         }
     }
 }

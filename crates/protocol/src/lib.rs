@@ -6,7 +6,9 @@
 //! - [`uci`]: UCI as Pikafish speaks it, the Fairy-Stockfish dialect `uci-fsf`, and UCCI
 //!   (Xiangqi);
 //! - [`xboard`]: CECP (xboard/WinBoard), driven only (Xiangqi engines such as HoiXiangqi).
-//! - [`cloudict`]: the Connect6 program Cloudict's own protocol (driving only).
+//! - [`cloudict`]: the Connect6 program Cloudict's own protocol (driving only);
+//! - [`spec`]: players named on the command line (`boyi:…`, `cmd:"…"@protocol`), built as
+//!   either.
 //!
 //! Moves cross the protocol boundary as canonical move text ([`codec`]), so no protocol
 //! depends on a game's move type.
@@ -22,8 +24,11 @@ pub mod lines;
 pub mod process;
 pub mod sau;
 pub mod server;
+pub mod spec;
 pub mod uci;
 pub mod xboard;
+
+pub use spec::PlayerSpec;
 
 use boyi_core::{Game, TextError};
 use boyi_engines::{Limits, Player};

@@ -4,9 +4,9 @@
 //! can make the server run a program of their choosing. Each seat starts its own engine
 //! process, driven over the protocol by `boyi_protocol` as `boyi match` does.
 
-use boyi_arena::PlayerSpec;
 use boyi_core::Game;
 use boyi_engines::Player;
+use boyi_protocol::PlayerSpec;
 use boyi_protocol::Protocol;
 use boyi_protocol::driver::ExternalOptions;
 use serde_json::{Value, json};

@@ -1,11 +1,13 @@
-//! `boyi analyze`: one search of a built-in player on a position, printing its thinking and
-//! last the `score … bestmove …` line of positions.md. Works for every game whose rules type
-//! implements `GamePlayers`.
+//! `boyi analyze`: one search of a player — built in, or an external engine driven over its
+//! protocol — on a position, printing its thinking and last the `score … bestmove …` line of
+//! positions.md. Works for every game whose rules type implements `GamePlayers`.
 
 use super::rules::{PositionArgs, load};
 use anyhow::{Context, Result, anyhow};
-use boyi_engines::{BuildContext, GameHistory, GamePlayers, Info, Limits, Score, StopFlag, build};
+use boyi_engines::{GameHistory, GamePlayers, Info, Limits, Player, Score, StopFlag};
 use boyi_games::with_game;
+use boyi_protocol::PlayerSpec;
+use boyi_protocol::driver::ExternalOptions;
 use clap::Args;
 use std::time::Duration;
 
@@ -23,9 +25,15 @@ pub struct AnalyzeArgs {
     /// Search this many nodes.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// The player (default: the game's strongest built-in player), e.g. `boyi:strong`.
+    /// The player (default: the game's strongest built-in player): `boyi:<name>[?options]`,
+    /// or an external engine `cmd:"<command line>"@<protocol>` (its own score and move).
     #[arg(long)]
     pub player: Option<String>,
+    /// Analyse every position of this file instead (position text, one a line; empty lines
+    /// and lines starting with `#` skipped), printing one `score … bestmove …` line each, or
+    /// `error line N: …` for a position that cannot be analysed.
+    #[arg(long, conflicts_with_all = ["position", "moves", "size"])]
+    pub positions: Option<std::path::PathBuf>,
 }
 
 /// The longest an analysis given no limit may take.
@@ -43,6 +51,16 @@ pub fn builtin_spec<'a>(spec: Option<&'a str>, default: &'a str) -> Result<&'a s
             anyhow!("player {s:?}: only built-in players (boyi:…) can be used here")
         }),
     }
+}
+
+/// The player `spec` names (built in, or an external engine started here), or the game's
+/// default built-in player.
+pub fn any_player<G: GamePlayers>(spec: Option<&str>) -> Result<Box<dyn Player<G>>> {
+    let spec = match spec {
+        Some(s) => PlayerSpec::parse(s)?,
+        None => PlayerSpec::Builtin(G::default_player().to_string()),
+    };
+    Ok(spec.build::<G>(0, ExternalOptions::default())?)
 }
 
 /// One thinking line: `info depth D score S nodes N nps X time MS pv …`.
@@ -73,12 +91,7 @@ pub fn info_line(i: &Info) -> String {
 }
 
 fn run<G: GamePlayers>(args: &AnalyzeArgs) -> Result<()> {
-    let pos: G = load(&args.position)?;
-    if let Some(o) = pos.outcome() {
-        anyhow::bail!("the game is over ({o})");
-    }
-    let spec = builtin_spec(args.player.as_deref(), G::default_player())?;
-    let mut player = build::<G>(spec, BuildContext::default()).context("--player")?;
+    let mut player = any_player::<G>(args.player.as_deref()).context("--player")?;
     let unlimited = args.depth.is_none() && args.nodes.is_none() && args.movetime.is_none();
     let limits = Limits {
         depth: args.depth,
@@ -87,26 +100,80 @@ fn run<G: GamePlayers>(args: &AnalyzeArgs) -> Result<()> {
         max_time: unlimited.then_some(DEFAULT_CAP),
         ..Limits::default()
     };
+    let Some(path) = &args.positions else {
+        let pos: G = load(&args.position)?;
+        let line = search(player.as_mut(), pos, &limits, &mut |i| {
+            outln!("{}", info_line(&i))
+        })?;
+        outln!("{line}");
+        return Ok(());
+    };
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("--positions {}", path.display()))?;
+    let variant: G::Variant = match &args.position.variant {
+        Some(v) => v
+            .parse()
+            .with_context(|| format!("--variant for {}", G::NAME))?,
+        None => G::Variant::default(),
+    };
+    let mut failed = 0;
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let result = G::from_text(&variant, line)
+            .map_err(anyhow::Error::from)
+            .and_then(|pos| {
+                player.new_game();
+                search(player.as_mut(), pos, &limits, &mut |_| {})
+            });
+        match result {
+            Ok(result) => outln!("{result}"),
+            Err(e) => {
+                failed += 1;
+                outln!("error line {}: {e:#}", n + 1);
+            }
+        }
+    }
+    if failed > 0 {
+        anyhow::bail!(
+            "{failed} position(s) of {} could not be analysed",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// One search of `pos`: the `score … bestmove …` line, thinking given to `each`.
+fn search<G: GamePlayers>(
+    player: &mut dyn Player<G>,
+    pos: G,
+    limits: &Limits,
+    each: &mut dyn FnMut(Info),
+) -> Result<String> {
+    if let Some(o) = pos.outcome() {
+        anyhow::bail!("the game is over ({o})");
+    }
     let stop = StopFlag::new();
     let _cap = limits.cap().map(|d| stop.stop_after(d));
     let mut score = None;
     let mv = player
         .choose(
             &GameHistory::new(pos.clone()),
-            &limits,
+            limits,
             &stop,
             &mut |i: Info| {
-                outln!("{}", info_line(&i));
                 if i.score.is_some() {
                     score = i.score;
                 }
+                each(i);
             },
         )
         .map_err(|e| anyhow!("{}: {e}", player.name()))?;
-    outln!(
+    Ok(format!(
         "score {} bestmove {}",
         score.unwrap_or(Score::Units(0)),
         pos.format_move(&mv)
-    );
-    Ok(())
+    ))
 }

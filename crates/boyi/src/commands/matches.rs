@@ -2,10 +2,11 @@
 
 use super::recording::store_match_game;
 use anyhow::{Context, Result, bail};
-use boyi_arena::{MatchConfig, OpeningRule, PlayerSpec, Sprt, TimeControl, openings};
+use boyi_arena::{MatchConfig, OpeningRule, Sprt, TimeControl, openings};
 use boyi_core::{Game, TextError};
 use boyi_engines::{BookChoice, GameHistory, Limits, OpeningBook};
 use boyi_games::{GameKind, with_game};
+use boyi_protocol::PlayerSpec;
 use boyi_protocol::driver::ExternalOptions;
 use clap::Args;
 use std::path::PathBuf;

@@ -1,11 +1,11 @@
 //! `boyi play <game>`: a game in the terminal — a text board, moves typed in the game's
 //! notation, against the computer or between two people at one keyboard.
 
-use crate::commands::analyze::builtin_spec;
+use crate::commands::analyze::any_player;
 use crate::commands::rules::{PositionArgs, load};
 use anyhow::{Context, Result, bail};
 use boyi_core::{Game, RenderOptions, Side};
-use boyi_engines::{BuildContext, GameHistory, GamePlayers, Info, Limits, Player, StopFlag};
+use boyi_engines::{GameHistory, GamePlayers, Info, Limits, Player, StopFlag};
 use boyi_games::with_game;
 use clap::Args;
 use std::io::BufRead;
@@ -19,7 +19,8 @@ pub struct PlayArgs {
     /// `black`, `white`, `red`, or `none` for two people at one keyboard.
     #[arg(long, default_value = "second")]
     pub computer: String,
-    /// The computer's built-in player spec (default: the game's strongest, boyi:strong).
+    /// The computer's player (default: the game's strongest, boyi:strong): a built-in spec
+    /// `boyi:…` or an external engine `cmd:"<command line>"@<protocol>`.
     #[arg(long)]
     pub player: Option<String>,
     /// The computer's thinking time per move, in milliseconds.
@@ -51,8 +52,8 @@ fn computer_side<G: Game>(text: &str, first: Side) -> Result<Option<Side>> {
 fn play<G: GamePlayers>(args: &PlayArgs) -> Result<()> {
     let start: G = load(&args.position)?;
     let computer = computer_side::<G>(&args.computer, start.side_to_move())?;
-    let spec = builtin_spec(args.player.as_deref(), G::default_player()).context("--player")?;
-    let mut engine: Box<dyn Player<G>> = boyi_engines::build::<G>(spec, BuildContext::default())?;
+    let mut engine: Box<dyn Player<G>> =
+        any_player::<G>(args.player.as_deref()).context("--player")?;
     let mut game = GameHistory::new(start);
     let opts = RenderOptions {
         chinese: args.chinese,

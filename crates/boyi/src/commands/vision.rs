@@ -6,7 +6,7 @@
 
 use anyhow::{Context, Result, bail};
 use boyi_core::{Game, Side};
-use boyi_engines::{BuildContext, GameHistory, GamePlayers, Info, Limits, StopFlag, build};
+use boyi_engines::{GameHistory, GamePlayers, Info, Limits, StopFlag};
 use boyi_games::connect6::Connect6;
 use boyi_games::gomoku::Gomoku;
 use boyi_games::jiu::Jiu;
@@ -564,8 +564,7 @@ fn engine_move<G: GamePlayers>(text: &str, how: &Suggest) -> Result<(String, Str
     if let Some(o) = pos.outcome() {
         bail!("nothing to suggest: the game is over ({o})");
     }
-    let spec = super::analyze::builtin_spec(how.player, G::default_player())?;
-    let mut player = build::<G>(spec, BuildContext::default()).context("--player")?;
+    let mut player = super::analyze::any_player::<G>(how.player).context("--player")?;
     let limits = Limits {
         movetime: Some(std::time::Duration::from_millis(how.movetime.max(1))),
         ..Limits::default()

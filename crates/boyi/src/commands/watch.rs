@@ -7,7 +7,7 @@
 use super::frames::{self, Frame};
 use super::vision::{DEFAULT_MAX_MEGAPIXELS, DEFAULT_MOVETIME_MS, max_pixels};
 use anyhow::{Context, Result, bail};
-use boyi_engines::{BuildContext, GamePlayers, Limits, build};
+use boyi_engines::{GamePlayers, Limits};
 use boyi_games::GameKind;
 use boyi_games::connect6::Connect6;
 use boyi_games::gomoku::Gomoku;
@@ -82,8 +82,7 @@ fn watch<G: GamePlayers>(args: &WatchArgs, kind: GameKind) -> Result<()> {
         bail!("--settle {} must be 1 to 100 frames", args.settle);
     }
     let max_pixels = max_pixels(args.max_megapixels)?;
-    let spec = super::analyze::builtin_spec(args.player.as_deref(), G::default_player())?;
-    let player = build::<G>(spec, BuildContext::default()).context("--player")?;
+    let player = super::analyze::any_player::<G>(args.player.as_deref()).context("--player")?;
     let me = match args.me {
         Colour::Black => Stone::Black,
         Colour::White => Stone::White,

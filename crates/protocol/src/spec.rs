@@ -2,10 +2,10 @@
 //! (see `boyi_engines::registry`), `cmd:"<command line>"@<protocol>` for an external engine
 //! (the quotes may be left out when the command has no `@`).
 
+use crate::Protocol;
+use crate::driver::ExternalOptions;
 use boyi_core::TextError;
 use boyi_engines::{BuildContext, Player};
-use boyi_protocol::Protocol;
-use boyi_protocol::driver::ExternalOptions;
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,7 +58,7 @@ impl PlayerSpec {
         match self {
             PlayerSpec::Builtin(s) => boyi_engines::build::<G>(s, BuildContext { seed }),
             PlayerSpec::External { command, protocol } => {
-                boyi_protocol::external::<G>(command, *protocol, ext)
+                crate::external::<G>(command, *protocol, ext)
             }
         }
     }
