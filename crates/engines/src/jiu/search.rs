@@ -13,7 +13,7 @@ use crate::search::score::{INF, MATE, MATE_BOUND};
 use crate::search::tt::{Bound, Table, TtMove};
 use boyi_games::jiu::FLY_LIMIT;
 use boyi_games::jiu::board::{BLOCKS, NONE, POINTS, adjacent};
-/// Quiescence plies by default.
+/// Quiescence plies by default, and the most a spec may ask for.
 pub const MAX_QS: u32 = 6;
 /// Captures searched per quiescence node, most pieces taken first.
 const QS_WIDTH: usize = 6;
