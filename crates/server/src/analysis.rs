@@ -4,8 +4,8 @@
 
 use crate::budget::{self, Slot};
 use crate::games::{ServerGame, black_expected};
-use crate::hub::MAX_POSITION;
 use crate::limits::Limits as ServerLimits;
+use crate::protocol::MAX_POSITION;
 use crate::protocol::{AnalyzeRequest, PositionRequest};
 use crate::seat::{normalise_spec, side_name};
 use crate::table::{Outbox, score_text};

@@ -134,33 +134,13 @@ fn error(status: StatusCode, message: &str) -> Response {
     (status, json_response(json!({"error": message}))).into_response()
 }
 
-/// The client's address: the peer's, or, when the peer is a trusted load balancer, the
-/// last address its `X-Forwarded-For` adds.
-pub fn client_ip(
-    trusted: &[std::net::IpAddr],
-    peer: SocketAddr,
-    headers: &HeaderMap,
-) -> std::net::IpAddr {
-    if !trusted.contains(&peer.ip()) {
-        return peer.ip();
-    }
-    headers
-        .get_all("x-forwarded-for")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .next_back()
-        .and_then(|a| a.trim().parse().ok())
-        .unwrap_or(peer.ip())
-}
-
 async fn upgrade(
     ws: WebSocketUpgrade,
     State(app): State<Arc<AppState>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
 ) -> Response {
-    let ip = client_ip(&app.trusted_proxies, peer, &headers);
+    let ip = crate::limits::client_ip(&app.trusted_proxies, peer, &headers);
     if let Err(e) = app.connections.admit(ip, app.hub.connections_elsewhere()) {
         return error(StatusCode::TOO_MANY_REQUESTS, &e);
     }
@@ -370,7 +350,7 @@ async fn record(
 
 #[cfg(test)]
 mod tests {
-    use super::{ASSETS, HeaderMap, INDEX, SocketAddr, client_ip};
+    use super::{ASSETS, INDEX};
     use std::collections::HashMap;
 
     /// The modules a script imports (`import … from './x.js'`), as asset names.
@@ -381,24 +361,6 @@ mod tests {
             .filter_map(|rest| rest.split('\'').next())
             .map(|m| format!("js/{m}"))
             .collect()
-    }
-
-    #[test]
-    fn a_trusted_balancer_names_the_client_and_nobody_else_can() {
-        let balancer: SocketAddr = "10.0.0.2:5000".parse().unwrap();
-        let trusted = ["10.0.0.2".parse().unwrap()];
-        let mut h = HeaderMap::new();
-        h.insert("x-forwarded-for", "6.6.6.6, 1.2.3.4".parse().unwrap());
-        // The balancer appends the address it saw; what came before is the client's claim.
-        assert_eq!(client_ip(&trusted, balancer, &h).to_string(), "1.2.3.4");
-        let stranger: SocketAddr = "5.5.5.5:1".parse().unwrap();
-        assert_eq!(client_ip(&trusted, stranger, &h).to_string(), "5.5.5.5");
-        assert_eq!(client_ip(&[], balancer, &h).to_string(), "10.0.0.2");
-        h.insert(
-            "x-forwarded-for",
-            "1.2.3.4, not-an-address".parse().unwrap(),
-        );
-        assert_eq!(client_ip(&trusted, balancer, &h).to_string(), "10.0.0.2");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::cluster::remote::RemoteTables;
 use crate::external::{self, Engines};
 use crate::games::ServerGame;
 use crate::limits::Limits;
-use crate::protocol::CreateRequest;
+use crate::protocol::{CreateRequest, MAX_POSITION};
 use crate::seat::{
     LEVEL_CAP_MS, Seat, SeatKind, SeatRequest, TableOptions, check_name, new_table_id, new_token,
     normalise_spec, side_name, token_hash,
@@ -27,9 +27,6 @@ use std::time::Duration;
 /// How long a table nobody has moved at stays in the lobby after its last change, unless
 /// the server is told otherwise (it can still be opened by its link).
 pub const LOBBY_IDLE: Duration = Duration::from_secs(15 * 60);
-
-/// Longest position text accepted.
-pub const MAX_POSITION: usize = 2000;
 
 /// A new table: its id, the tokens of the seats its creator holds or hands out, and the
 /// creator's own token (for new invitation links).

@@ -2,8 +2,9 @@
 //! many messages a connection may send per second (a token bucket), and what one connection
 //! and all together may make the server compute (see [`crate::budget`]).
 
+use axum::http::HeaderMap;
 use std::collections::HashMap;
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -171,6 +172,22 @@ impl Connections {
     }
 }
 
+/// The client's address: the peer's, or, when the peer is a trusted load balancer, the
+/// last address its `X-Forwarded-For` adds.
+pub fn client_ip(trusted: &[IpAddr], peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
+    if !trusted.contains(&peer.ip()) {
+        return peer.ip();
+    }
+    headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .next_back()
+        .and_then(|a| a.trim().parse().ok())
+        .unwrap_or(peer.ip())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,5 +218,23 @@ mod tests {
             site.admit(other, 0).is_ok(),
             "the other instances closed theirs"
         );
+    }
+
+    #[test]
+    fn a_trusted_balancer_names_the_client_and_nobody_else_can() {
+        let balancer: SocketAddr = "10.0.0.2:5000".parse().unwrap();
+        let trusted = ["10.0.0.2".parse().unwrap()];
+        let mut h = HeaderMap::new();
+        h.insert("x-forwarded-for", "6.6.6.6, 1.2.3.4".parse().unwrap());
+        // The balancer appends the address it saw; what came before is the client's claim.
+        assert_eq!(client_ip(&trusted, balancer, &h).to_string(), "1.2.3.4");
+        let stranger: SocketAddr = "5.5.5.5:1".parse().unwrap();
+        assert_eq!(client_ip(&trusted, stranger, &h).to_string(), "5.5.5.5");
+        assert_eq!(client_ip(&[], balancer, &h).to_string(), "10.0.0.2");
+        h.insert(
+            "x-forwarded-for",
+            "1.2.3.4, not-an-address".parse().unwrap(),
+        );
+        assert_eq!(client_ip(&trusted, balancer, &h).to_string(), "10.0.0.2");
     }
 }

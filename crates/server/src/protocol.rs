@@ -6,6 +6,9 @@ use crate::seat::{ClockSpec, SeatRequest};
 use serde::Deserialize;
 use serde_json::Value;
 
+/// Longest position text accepted.
+pub const MAX_POSITION: usize = 2000;
+
 /// The protocol version this server speaks. Version 2 adds `update` messages after a move
 /// (a version 1 client still gets the full state). Version 3 makes invitation links
 /// single-use (a `join` through one answers with the joiner's own token; older clients

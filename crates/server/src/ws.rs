@@ -5,7 +5,7 @@ use crate::analysis::{self, Running};
 use crate::budget::Slot;
 use crate::protocol::{self, ClientMsg};
 use crate::seat::parse_side;
-use crate::table::{Act, Ask, Cmd, Outbox};
+use crate::table::{Act, Ask, Cmd, OUTBOX, Outbox, next_conn_id};
 use crate::{AppState, limits::Bucket};
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
@@ -13,18 +13,8 @@ use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::net::IpAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::mpsc;
 
-static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
-
-/// A number for a new connection, unique in this process (the tables know watchers by it).
-pub fn next_conn_id() -> u64 {
-    NEXT_CONN.fetch_add(1, Ordering::Relaxed)
-}
-
-/// Messages queued for a slow client before new ones are dropped (a later `state` repairs it).
-pub const OUTBOX: usize = 256;
 /// Rate-limit violations after which the connection is closed.
 const MAX_VIOLATIONS: u32 = 200;
 

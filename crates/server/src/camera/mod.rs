@@ -114,7 +114,7 @@ pub async fn start(
         Ok(f) => f,
         Err(e) => return failure(StatusCode::UNPROCESSABLE_ENTITY, &e),
     };
-    let ip = crate::http::client_ip(&app.trusted_proxies, peer, &headers);
+    let ip = crate::limits::client_ip(&app.trusted_proxies, peer, &headers);
     let id = match app.cameras.open(ip, &app.limits, follow) {
         Ok(id) => id,
         Err(e) => return failure(StatusCode::TOO_MANY_REQUESTS, &e),

@@ -143,9 +143,9 @@ impl Cluster {
         if let Some(r) = remotes.get(&(origin.to_string(), conn)) {
             return r.clone();
         }
-        let (tx, mut rx) = mpsc::channel::<Arc<str>>(crate::ws::OUTBOX);
+        let (tx, mut rx) = mpsc::channel::<Arc<str>>(crate::table::OUTBOX);
         let out = Outbox::new(tx);
-        let id = crate::ws::next_conn_id();
+        let id = crate::table::next_conn_id();
         remotes.insert((origin.to_string(), conn), (id, out.clone()));
         let (cluster, origin) = (self.clone(), origin.to_string());
         rt.spawn(async move {

@@ -33,6 +33,16 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// A number for a new connection, unique in this process (the tables know watchers by it).
+pub fn next_conn_id() -> u64 {
+    NEXT_CONN.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Messages queued for a slow client before new ones are dropped (a later `state` repairs it).
+pub const OUTBOX: usize = 256;
+
 /// Messages to one connection (JSON text), and the protocol version the connection speaks.
 #[derive(Clone, Debug)]
 pub struct Outbox {
