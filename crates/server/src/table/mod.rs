@@ -292,6 +292,10 @@ impl<G: ServerGame> Table<G> {
         table.replay(moves);
         // Whoever watches from now on gets the full state first.
         table.sent_plies = table.log.len();
+        // The lobby line exists before the table's task first runs: the hub counts a new
+        // table's computer seats from it, so the next create (perhaps sooner than the task
+        // starts on a loaded machine) sees them.
+        table.refresh();
         tokio::spawn(table.run(rx, engine_rx, handover_rx));
         TableHandle {
             tx,
@@ -335,7 +339,6 @@ impl<G: ServerGame> Table<G> {
         mut engine_rx: mpsc::UnboundedReceiver<EngineEvent<G>>,
         mut handover: mpsc::UnboundedReceiver<Handover>,
     ) {
-        self.refresh();
         self.start_engine_if_due().await;
         loop {
             let flag = self.flag_deadline();
