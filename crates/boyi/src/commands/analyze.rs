@@ -2,7 +2,7 @@
 //! protocol — on a position, printing its thinking and last the `score … bestmove …` line of
 //! positions.md. Works for every game whose rules type implements `GamePlayers`.
 
-use super::rules::{PositionArgs, load};
+use super::rules::{PositionArgs, load, variant};
 use anyhow::{Context, Result, anyhow};
 use boyi_engines::{GameHistory, GamePlayers, Info, Limits, Player, Score, StopFlag};
 use boyi_games::with_game;
@@ -110,12 +110,7 @@ fn run<G: GamePlayers>(args: &AnalyzeArgs) -> Result<()> {
     };
     let text =
         std::fs::read_to_string(path).with_context(|| format!("--positions {}", path.display()))?;
-    let variant: G::Variant = match &args.position.variant {
-        Some(v) => v
-            .parse()
-            .with_context(|| format!("--variant for {}", G::NAME))?,
-        None => G::Variant::default(),
-    };
+    let variant = variant::<G>(&args.position)?;
     let mut failed = 0;
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -47,13 +47,18 @@ pub struct ShowArgs {
 }
 
 /// Builds the position the arguments describe.
-pub fn load<G: Game>(args: &PositionArgs) -> Result<G> {
-    let variant: G::Variant = match &args.variant {
+/// The rule set `--variant` names, or the game's default.
+pub fn variant<G: Game>(args: &PositionArgs) -> Result<G::Variant> {
+    match &args.variant {
         Some(v) => v
             .parse()
-            .with_context(|| format!("--variant for {}", G::NAME))?,
-        None => G::Variant::default(),
-    };
+            .with_context(|| format!("--variant for {}", G::NAME)),
+        None => Ok(G::Variant::default()),
+    }
+}
+
+pub fn load<G: Game>(args: &PositionArgs) -> Result<G> {
+    let variant = variant::<G>(args)?;
     let mut pos = match &args.position {
         Some(text) => {
             if args.size.is_some() {

@@ -350,7 +350,7 @@ impl Engine {
     /// Root candidates: every point a good search would consider, best first.
     fn root_moves(&mut self, b: &mut EngineBoard) -> Vec<usize> {
         let mut scored = Vec::new();
-        self.generate(b, &mut scored, 0);
+        self.generate(b, &mut scored);
         keep_legal(b, &mut scored, usize::MAX);
         if scored.is_empty() {
             // No candidate from threats or neighbourhood: any legal empty point.

@@ -80,12 +80,7 @@ impl Engine {
     /// fours; else the neighbourhood. Only the answer to a five is checked against renju's
     /// forbidden points here; the rest are checked by `keep_legal` as far as they are
     /// searched.
-    pub(super) fn generate(
-        &mut self,
-        b: &mut EngineBoard,
-        out: &mut Vec<(usize, i32)>,
-        _ply: usize,
-    ) {
+    pub(super) fn generate(&mut self, b: &mut EngineBoard, out: &mut Vec<(usize, i32)>) {
         out.clear();
         let me = b.side();
         let mut f = std::mem::take(&mut self.scratch);
