@@ -23,14 +23,12 @@ Usage: balanced-openings.py [--game gomoku|connect6] [--count N] [--depth D] [--
        [--judge ENGINE [--judge-ms MS] [--judge-limit UNITS]] > openings.txt
 """
 import argparse
-import importlib.util
 import os
 import random
-import re
-import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from boyi_tools import analyze, engine_spec, plies_value
+
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # Centre points (0-based column and row) of the 15x15 Gomoku and 19x19 Connect6 boards.
@@ -90,21 +88,17 @@ def connect6_candidates(rng):
 
 
 def score(boyi, game, variant, moves, depth):
-    cmd = [boyi, "analyze", game, "--moves", ",".join(moves), "--depth", str(depth)]
-    if game == "gomoku":
-        cmd += ["--variant", variant]
-    r = subprocess.run(cmd, capture_output=True, text=True, check=True)
-    m = re.match(r"score (mate )?(-?\d+) ", r.stdout.splitlines()[-1])
-    return None if m[1] else int(m[2])
+    """The default player's value at `depth`; None for a forced win either way."""
+    value, _ = analyze(boyi, None, moves, depth=depth, game=game, variant=variant)
+    return None if value.startswith("mate") or value == "none" else int(value)
 
 
-def gomocup_judge():
-    """`judge(engine, moves, ms)` of gomoku-lost-turns.py: the engine's (eval, move)."""
-    path = os.path.join(HERE, "gomoku-lost-turns.py")
-    spec = importlib.util.spec_from_file_location("lost_turns", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.judge
+def gomocup_judge(boyi, variant):
+    """`judge(engine, moves, ms)`: a Gomocup engine's (value as Rapfi writes it, move)."""
+    def judge(engine, moves, ms):
+        score, move = analyze(boyi, engine_spec(engine), moves, ms=ms, variant=variant)
+        return plies_value(score), move
+    return judge
 
 
 def main():
@@ -126,7 +120,7 @@ def main():
         ap.error("--judge asks a Gomocup engine: gomoku only")
     if a.judge and not (os.path.isfile(a.judge) and os.access(a.judge, os.X_OK)):
         ap.error(f"--judge {a.judge}: not an executable file")
-    judge = gomocup_judge() if a.judge else None
+    judge = gomocup_judge(a.boyi, a.variant) if a.judge else None
     gomoku = a.game == "gomoku"
     depth = a.depth or (5 if gomoku else 4)
     limit = a.limit or (150 if gomoku else 100)
@@ -162,7 +156,7 @@ def main():
         if not judge:
             return True
         value, _ = judge(a.judge, moves, a.judge_ms)
-        return value is not None and "M" not in value and abs(int(value)) <= a.judge_limit
+        return "M" not in value and abs(int(value)) <= a.judge_limit
 
     # Candidates are scored in batches of `jobs` and kept in the order drawn, so the file
     # depends on the seed alone, not on the number of jobs.

@@ -3,8 +3,9 @@
 
 From every finished freestyle 15x15 record in the RECORD_DIRs, `--per` positions are drawn at
 random (after the record's `opening` stones and at least four stones, before the last move).
-Each is given to the reference engine for `--ms` (`INFO timeout_turn`), and its last `Eval`
-(Rapfi prints one in its `MESSAGE` lines) becomes the side to move's expected score:
+Each is given to the reference engine for `--ms` (`boyi analyze --player
+'cmd:"ENGINE"@gomocup'`, which reads Rapfi's `Eval` from its `MESSAGE` lines), and its value
+becomes the side to move's expected score:
 a proven win (`M9`) 0.99, a proven loss (`-M9`) 0.01, and a number v the logistic
 1 / (1 + e^(-v/S)), with the scale S the one that predicts the games' results best. With
 `--result-weight W` the game's result (1, 1/2, 0 for the side to move) is mixed in.
@@ -19,27 +20,26 @@ Usage: gomoku-label-positions.py ENGINE OUT RECORD_DIR... [--ms 60] [--per 3] [-
        [--jobs 2] [--result-weight 0] [--boyi BIN]
 """
 import argparse
-import importlib.util
 import math
 import os
 import random
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location("lost_turns", os.path.join(HERE, "gomoku-lost-turns.py"))
-lost_turns = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(lost_turns)
+from boyi_tools import analyze, engine_spec, plies_value, records
 
 
 def draw(boyi_bin, dirs, per, rng):
     """(moves, result for the side to move) of positions drawn from the records."""
     positions = []
     for d in dirs:
-        for game in lost_turns.records(boyi_bin, d):
-            if game[3] not in ("black", "white", "draw"):
+        for rec in records(boyi_bin, d):
+            if rec["game"] != "gomoku" or rec["variant"] != "freestyle" or rec["set_up"] \
+                    or (rec["size"] or 15) != 15 or rec["result"] is None:
                 continue
-            _, _, _, result, moves, opening = game
+            result = rec["result"]["winner"] or "draw"
+            moves = [m["text"] for m in rec["moves"]]
+            opening = int(rec["tags"].get("OpeningPlies", "0"))
             first = max(opening, 4)
             plies = range(first, len(moves) - 1)
             for n in rng.sample(plies, min(per, len(plies))):
@@ -108,13 +108,11 @@ def main():
 
     def label(position):
         moves, result = position
-        value, _ = lost_turns.judge(args.engine, moves, args.ms)
-        return moves, value, result
+        score, _ = analyze(args.boyi, engine_spec(args.engine), moves, ms=args.ms)
+        return moves, plies_value(score), result
 
     with ThreadPoolExecutor(args.jobs) as pool:
         labelled = list(pool.map(label, positions))
-    # An answer without an Eval line is a win found at once (see gomoku-lost-turns.py).
-    labelled = [(m, "M1" if v is None else v, r) for m, v, r in labelled]
     s = scale(labelled)
     mates = sum("M" in v for _, v, _ in labelled)
     print(f"scale S {s}; {mates} of {len(labelled)} proven wins or losses", file=sys.stderr)

@@ -5,7 +5,7 @@ The reference engine plays each of the first `--count` openings of `--openings` 
 itself (`--line-ms` a move) to `--plies` stones. At every position of those lines from the
 opening's last stone on, the Boyi player (`boyi analyze --player SPEC --movetime MS`) chooses
 a move; where it differs from the engine's, the engine judges the position after each of the
-two moves (`--judge-ms`, a fresh process each, as `gomoku-lost-turns.py` asks it). A value is
+two moves (`--judge-ms`, through `boyi analyze --player cmd:"ENGINE"@gomocup`). A value is
 turned to the mover's side and kept within ±1999; a proven win counts +2000, a proven loss
 -2000, and an answer with no `Eval` line a win for the side to move (Rapfi answers a found
 win at once).
@@ -25,17 +25,16 @@ Usage: gomoku-opening-agreement.py ENGINE BOYI [--spec boyi:strong] [--openings 
 """
 import argparse
 import collections
-import importlib.util
 import os
 import re
 import statistics
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+from boyi_tools import engine_spec
+import boyi_tools
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location("lost_turns", os.path.join(HERE, "gomoku-lost-turns.py"))
-lost_turns = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(lost_turns)
 
 MATE = 2000
 EVEN = 150
@@ -59,12 +58,22 @@ def openings(path, count):
     return found[:count]
 
 
-def mover_value(engine, moves, ms):
-    """The engine's value of `moves` for the side that made the last move."""
-    value, _ = lost_turns.judge(engine, moves, ms)
-    if value is None or value.startswith("M"):
+def judge(args, moves, ms):
+    """The reference engine's (score text, move) after `moves`."""
+    return analyze(args.boyi, engine_spec(args.engine), moves, ms)
+
+
+def analyze(boyi, spec, moves, ms):
+    return boyi_tools.analyze(boyi, spec, moves, ms=ms)
+
+
+def mover_value(args, moves, ms):
+    """The engine's value of `moves` for the side that made the last move. No value at all
+    is a win found for the side to move (Rapfi answers one at once, without a line)."""
+    value, _ = judge(args, moves, ms)
+    if value == "none" or (value.startswith("mate ") and not value.startswith("mate -")):
         return -MATE
-    if value.startswith("-M"):
+    if value.startswith("mate -"):
         return MATE
     return max(1 - MATE, min(MATE - 1, -int(value)))
 
@@ -86,9 +95,9 @@ def line(args, opening):
     moves = list(opening)
     while len(moves) < args.plies:
         if boyi_turn(args, opening, moves):
-            reply = lost_turns.boyi_move(args.boyi, args.spec, moves, args.line_ms)
+            _, reply = analyze(args.boyi, args.spec, moves, args.line_ms)
         else:
-            _, reply = lost_turns.judge(args.engine, moves, args.line_ms)
+            _, reply = judge(args, moves, args.line_ms)
         if reply is None or reply in moves:
             sys.exit(f"no new move after {','.join(moves)}")
         moves.append(reply)
@@ -99,13 +108,13 @@ def compare(args, position):
     """(ply, the engine's move, the player's, the engine's value after each or None)."""
     moves, preferred = position
     if preferred is None:
-        _, preferred = lost_turns.judge(args.engine, moves, args.line_ms)
+        _, preferred = judge(args, moves, args.line_ms)
         if preferred is None:
             sys.exit(f"{args.engine} gave no move after {','.join(moves)}")
-    chosen = lost_turns.boyi_move(args.boyi, args.spec, moves, args.ms)
+    _, chosen = analyze(args.boyi, args.spec, moves, args.ms)
     if chosen == preferred:
         return len(moves), preferred, chosen, None
-    values = [mover_value(args.engine, moves + [m], args.judge_ms) for m in (preferred, chosen)]
+    values = [mover_value(args, moves + [m], args.judge_ms) for m in (preferred, chosen)]
     return len(moves), preferred, chosen, values
 
 

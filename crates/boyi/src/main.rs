@@ -43,6 +43,8 @@ enum Command {
     Solve(commands::solve::SolveArgs),
     /// Serve a Boyi player over an engine protocol on stdin/stdout.
     Engine(commands::engine::EngineArgs),
+    /// List the built-in players of each game and their options.
+    Players(commands::players::PlayersArgs),
     /// Play a match between two players and report the score, Elo and SPRT.
     Match(Box<commands::matches::MatchArgs>),
     /// Read a board position from a photo (or render a synthetic one: `vision synth`).
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench::bench(&args),
         Command::Solve(args) => commands::solve::solve(&args),
         Command::Engine(args) => commands::engine::engine(&args),
+        Command::Players(args) => commands::players::run(&args),
         Command::Match(args) => commands::matches::run(&args),
         Command::Vision(args) => commands::vision::run(&args),
         Command::Watch(args) => commands::watch::run(&args),

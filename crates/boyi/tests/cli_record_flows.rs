@@ -216,5 +216,15 @@ fn convert_to_standard_output_and_dump_as_json() {
         );
         assert!(l.contains("\"reason\":"), "{l}");
         assert!(l.contains("\"start\":\"15/15/"), "{l}");
+        // Each move carries the position before it: the start, then one stone more a move.
+        let game: serde_json::Value = serde_json::from_str(l).unwrap();
+        let moves = game["moves"].as_array().unwrap();
+        assert_eq!(moves[0]["position"], game["start"], "{l}");
+        for (n, m) in moves.iter().enumerate() {
+            let position = m["position"].as_str().unwrap();
+            let board = position.split(' ').next().unwrap();
+            let stones = board.chars().filter(|c| matches!(c, 'x' | 'o')).count();
+            assert_eq!(stones, n, "{position}");
+        }
     }
 }

@@ -21,6 +21,7 @@ pub mod eval;
 pub mod gomoku;
 pub mod jiu;
 pub mod levels;
+pub mod options;
 pub mod player;
 pub mod random;
 pub mod registry;

@@ -7,82 +7,34 @@
 
 use crate::alphabeta::AlphaBeta;
 use crate::eval::{LinePatterns, Material, NoEval};
+pub use crate::options::BuiltinSpec;
+use crate::options::{Kind, OptionDef, PlayerDef};
 use crate::player::Player;
 use crate::random::RandomPlayer;
 use boyi_core::{Game, TextError};
 
-/// The built-in players: name and one line of help.
-pub const PLAYERS: &[(&str, &str)] = &[
-    ("random", "a uniformly random legal move; options: seed"),
-    (
+/// The built-in players of every game.
+pub const PLAYERS: &[PlayerDef] = &[
+    PlayerDef::new(
+        "random",
+        "a uniformly random legal move",
+        &[OptionDef {
+            name: "seed",
+            aliases: &[],
+            kind: Kind::Seed,
+            help: "seed of the choices",
+            tuning: false,
+        }],
+    ),
+    PlayerDef::new(
         "alphabeta",
-        "fixed-depth alpha-beta with material (xiangqi, jiu) or line patterns (gomoku, connect6); options: depth (default 2), width (moves per node)",
+        "fixed-depth alpha-beta with material (xiangqi, jiu) or line patterns (gomoku, connect6)",
+        &[
+            OptionDef::int("depth", 1, 100, 2, "plies searched"),
+            OptionDef::int("width", 0, 1000, 0, "moves searched per node (0: all)"),
+        ],
     ),
 ];
-
-/// A parsed `boyi:` spec.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BuiltinSpec {
-    pub name: String,
-    pub options: Vec<(String, String)>,
-}
-
-impl BuiltinSpec {
-    /// Parses the part after `boyi:`.
-    pub fn parse(text: &str) -> Result<BuiltinSpec, TextError> {
-        let (name, opts) = text.split_once('?').unwrap_or((text, ""));
-        if name.is_empty() {
-            return Err(text_err!("player spec {text:?} has no name"));
-        }
-        let mut options = Vec::new();
-        for pair in opts.split(',').filter(|p| !p.is_empty()) {
-            let (k, v) = pair
-                .split_once('=')
-                .ok_or_else(|| text_err!("player option {pair:?} must be key=value"))?;
-            options.push((k.trim().to_string(), v.trim().to_string()));
-        }
-        Ok(BuiltinSpec {
-            name: name.to_string(),
-            options,
-        })
-    }
-
-    /// Checks every option is one of `known`.
-    pub fn allow(&self, known: &[&str]) -> Result<(), TextError> {
-        match self
-            .options
-            .iter()
-            .find(|(k, _)| !known.contains(&k.as_str()))
-        {
-            Some((k, _)) => Err(text_err!(
-                "player {} has no option {k:?} (options: {})",
-                self.name,
-                known.join(", ")
-            )),
-            None => Ok(()),
-        }
-    }
-
-    /// The text of option `key`, if given.
-    pub fn text(&self, key: &str) -> Option<&str> {
-        self.options
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// The value of option `key` as a number, if given.
-    pub fn number<T: std::str::FromStr>(&self, key: &str) -> Result<Option<T>, TextError> {
-        match self.text(key) {
-            None => Ok(None),
-            Some(v) => v
-                .parse()
-                .map(Some)
-                .map_err(|_| text_err!("player option {key}={v:?} is not a valid number")),
-        }
-    }
-}
 
 /// What the caller knows when it builds a player.
 #[derive(Debug, Clone, Copy, Default)]
@@ -139,8 +91,8 @@ pub trait GamePlayers: Game {
         None
     }
 
-    /// Name and one line of help of each player of this game.
-    fn players() -> &'static [(&'static str, &'static str)] {
+    /// The players of this game beyond [`PLAYERS`], with their options.
+    fn players() -> &'static [PlayerDef] {
         &[]
     }
 
@@ -151,6 +103,11 @@ pub trait GamePlayers: Game {
     ) -> Option<Result<Box<dyn Player<Self>>, TextError>> {
         None
     }
+}
+
+/// The built-in player `name` of game `G` (its own players first, as [`build`] looks them up).
+pub fn player_def<G: GamePlayers>(name: &str) -> Option<&'static PlayerDef> {
+    G::players().iter().chain(PLAYERS).find(|p| p.name == name)
 }
 
 /// Builds the built-in player named by `spec` (the text after `boyi:`) for game `G`.
@@ -164,42 +121,25 @@ pub fn build<G: GamePlayers>(
     }
     match spec.name.as_str() {
         "random" => {
-            spec.allow(&["seed"])?;
-            let seed = spec.number("seed")?.unwrap_or(ctx.seed);
-            Ok(Box::new(RandomPlayer::new(seed)))
+            let o = PLAYERS[0].parse(&spec)?;
+            Ok(Box::new(RandomPlayer::new(o.seed("seed", ctx.seed))))
         }
         "alphabeta" => {
-            spec.allow(&["depth", "width"])?;
-            let depth = spec.number("depth")?.unwrap_or(2);
-            let width = spec.number("width")?;
-            Ok(alphabeta::<G>(
-                format!("boyi:{}", spec_text(&spec)),
-                depth,
-                width,
-            ))
+            let o = PLAYERS[1].parse(&spec)?;
+            let depth = o.get("depth");
+            let width = Some(o.get::<usize>("width")).filter(|&w| w > 0);
+            Ok(alphabeta::<G>(format!("boyi:{spec}"), depth, width))
         }
         other => Err(text_err!(
             "unknown player boyi:{other} (built-in players: {})",
             PLAYERS
                 .iter()
                 .chain(G::players())
-                .map(|(n, _)| *n)
+                .map(|p| p.name)
                 .collect::<Vec<_>>()
                 .join(", ")
         )),
     }
-}
-
-fn spec_text(spec: &BuiltinSpec) -> String {
-    if spec.options.is_empty() {
-        return spec.name.clone();
-    }
-    let opts: Vec<String> = spec
-        .options
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect();
-    format!("{}?{}", spec.name, opts.join(","))
 }
 
 /// The alpha-beta player with the evaluation of the game named `G::NAME`.
@@ -254,5 +194,37 @@ mod tests {
         assert!(err("alphabeta?depht=3").contains("no option \"depht\""));
         assert!(err("alphabeta?depth=x").contains("not a valid number"));
         assert!(err("random?seed").contains("key=value"));
+    }
+
+    /// Every player of every game builds with its defaults and with each option set to its
+    /// default (so every option a builder reads is declared), and names in errors are the
+    /// declared ones.
+    #[test]
+    fn every_player_builds_from_its_table() {
+        fn all<G: GamePlayers>() {
+            let ctx = BuildContext::default();
+            for p in G::players().iter().chain(PLAYERS) {
+                build::<G>(p.name, ctx).unwrap_or_else(|e| panic!("{} {}: {e}", G::NAME, p.name));
+                let set: Vec<String> = p
+                    .options
+                    .iter()
+                    .map(|o| format!("{}={}", o.name, o.default_text().unwrap_or("7".into())))
+                    .collect();
+                let spec = format!("{}?{}", p.name, set.join(","));
+                build::<G>(&spec, ctx).unwrap_or_else(|e| panic!("{} {spec}: {e}", G::NAME));
+                let err = build::<G>(&format!("{}?no_such_option=1", p.name), ctx)
+                    .err()
+                    .unwrap()
+                    .to_string();
+                for o in p.options {
+                    assert!(err.contains(o.name), "{err}");
+                }
+            }
+        }
+        all::<boyi_games::gomoku::Gomoku>();
+        all::<boyi_games::connect6::Connect6>();
+        all::<boyi_games::jiu::Jiu>();
+        all::<boyi_games::xiangqi::Xiangqi>();
+        all::<TicTacToe>();
     }
 }

@@ -12,6 +12,9 @@
 //! `INFO rule` bits map to variants: 0 `freestyle`, 1 `standard` (exactly five), 4 `renju`;
 //! continuous play (2) and Caro (8) are not supported.
 
+mod thinking;
+use thinking::message_info;
+
 use crate::codec::{board_size, from_gomocup, gomocup_point, grid_stones, grid_text, to_gomocup};
 use crate::driver::{Driver, engine_move, expect_line};
 use crate::process::EngineProcess;
@@ -198,6 +201,9 @@ impl<G: Game> GomocupServer<G> {
                 .map_err(|e| e.to_string()),
             "timeout_match" | "game_type" | "folder" | "evaluate" => Ok(()),
             "rule" => self.set_rule(value),
+            // The served player's own options (`INFO hash 64`); other keys are ignored, as
+            // the protocol asks.
+            _ if s.option(key).is_some() => s.set_option(key, value),
             _ => Ok(()),
         };
         if let Err(e) = result {
@@ -657,78 +663,6 @@ impl<G: Game> Driver<G> for GomocupDriver {
                 }
                 Some(result)
             }
-        }
-    }
-}
-
-/// The thinking a driven engine's `MESSAGE` line carries: read into depth, score, nodes, nps
-/// and line when it is written as Boyi writes it (`depth D score S nodes N nps X pv x,y …`),
-/// else kept as text (other engines write their own).
-fn message_info(text: &str, size: usize) -> Info {
-    let as_text = || Info {
-        text: Some(text.to_string()),
-        ..Info::default()
-    };
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let mut info = Info::default();
-    let mut i = 0;
-    while i < words.len() {
-        let next = words.get(i + 1).copied().unwrap_or("");
-        match words[i] {
-            "depth" => info.depth = next.parse().ok(),
-            "nodes" => info.nodes = next.parse().ok(),
-            "nps" => info.nps = next.parse().ok(),
-            "score" if next == "mate" => {
-                let n = words.get(i + 2).copied().unwrap_or("");
-                info.score = format!("mate {n}").parse().ok();
-                i += 1;
-            }
-            "score" => info.score = next.parse().ok(),
-            "pv" => {
-                let pv: Result<Vec<String>, _> = words[i + 1..]
-                    .iter()
-                    .map(|w| from_gomocup(w, size))
-                    .collect();
-                match pv {
-                    Ok(pv) => info.pv = pv,
-                    Err(_) => return as_text(),
-                }
-                break;
-            }
-            _ => return as_text(),
-        }
-        i += 2;
-    }
-    if info.depth.is_none() || info.score.is_none() {
-        return as_text();
-    }
-    info
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use boyi_core::Score;
-
-    #[test]
-    fn boyi_messages_are_read_as_thinking_and_others_kept_as_text() {
-        let i = message_info("depth 9 score 147 nodes 1372 nps 28847 pv 7,7 7,6", 15);
-        assert_eq!((i.depth, i.score), (Some(9), Some(Score::Units(147))));
-        assert_eq!((i.nodes, i.nps), (Some(1372), Some(28847)));
-        assert_eq!(i.pv, ["h8", "h9"]);
-        assert_eq!(i.text, None);
-        let i = message_info("depth 4 score mate -2 pv 0,14", 15);
-        assert_eq!(i.score, Some(Score::Mate(-2)));
-        assert_eq!(i.pv, ["a1"]);
-        for other in [
-            "depth 9-12 | eval 147 | time 30",
-            "depth 9 score 147 pv 7,7 99,99",
-            "nodes 12",
-            "",
-        ] {
-            let i = message_info(other, 15);
-            assert_eq!(i.text.as_deref(), Some(other), "{other:?}");
-            assert_eq!((i.depth, i.score), (None, None), "{other:?}");
         }
     }
 }

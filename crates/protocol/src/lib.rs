@@ -28,6 +28,7 @@ pub mod spec;
 pub mod uci;
 pub mod xboard;
 
+pub use server::Configure;
 pub use spec::PlayerSpec;
 
 use boyi_core::{Game, TextError};
@@ -119,7 +120,6 @@ impl fmt::Display for Protocol {
 }
 
 /// How a served engine presents itself.
-#[derive(Debug, Clone)]
 pub struct ServeOptions<G: Game> {
     /// The start position of new games (SAU) and the variant of every protocol.
     pub start: G,
@@ -127,6 +127,9 @@ pub struct ServeOptions<G: Game> {
     pub default_limits: Limits,
     pub name: String,
     pub version: String,
+    /// The player's options an engine manager may set (UCI `setoption`, Gomocup `INFO`);
+    /// `None` offers none.
+    pub configure: Option<server::Configure<G>>,
 }
 
 /// Serves `player` over `protocol`, reading commands from `input` and answering on `output`
@@ -149,11 +152,11 @@ pub fn serve<G: Game>(
                 opts.name, opts.version
             );
             let fe = gomocup::GomocupServer::<G>::new(variant, about);
-            server::run(fe, player, limits, input, output);
+            server::run(fe, player, opts.configure, limits, input, output);
         }
         Protocol::Sau => {
             let fe = sau::SauServer::new(opts.start, full_name);
-            server::run(fe, player, limits, input, output);
+            server::run(fe, player, opts.configure, limits, input, output);
         }
         Protocol::Uci | Protocol::UciFsf | Protocol::Ucci => {
             let dialect = match protocol {
@@ -162,7 +165,7 @@ pub fn serve<G: Game>(
                 _ => Dialect::Ucci,
             };
             let fe = uci::UciServer::<G>::new(dialect, variant, full_name);
-            server::run(fe, player, limits, input, output);
+            server::run(fe, player, opts.configure, limits, input, output);
         }
         Protocol::Cloudict => {
             return Err(text_err!(

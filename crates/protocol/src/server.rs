@@ -14,7 +14,8 @@
 //! ends.
 
 use crate::lines::{LineReader, ReadLine};
-use boyi_core::Game;
+use boyi_core::{Game, TextError};
+use boyi_engines::options::OptionDef;
 use boyi_engines::{
     GameHistory, Info, Limits, Player, PlayerError, PlayerThread, SearchEvent, Swap2Reply,
 };
@@ -67,10 +68,29 @@ pub trait Frontend<G: Game> {
     fn finish(&mut self, _s: &mut Session<G>) {}
 }
 
+/// The served player's options, and how to build the player again with some of them set (an
+/// engine manager's UCI `setoption` or Gomocup `INFO`).
+pub struct Configure<G: Game> {
+    pub options: &'static [OptionDef],
+    /// Builds the player (with whatever wraps it) with these options set, each checked and
+    /// named as declared.
+    pub rebuild: Rebuild<G>,
+}
+
+/// How a served player is built again with options set.
+pub type Rebuild<G> = Box<dyn FnMut(&[(String, String)]) -> Result<Box<dyn Player<G>>, TextError>>;
+
+/// Starts a player on its own thread, reporting to the session.
+type Spawn<G> = Box<dyn Fn(Box<dyn Player<G>>) -> PlayerThread<G>>;
+
 /// What a front-end drives: the output and the searching player.
 pub struct Session<G: Game> {
     out: Box<dyn Write>,
     searcher: PlayerThread<G>,
+    respawn: Spawn<G>,
+    configure: Option<Configure<G>>,
+    /// Options set so far, in the order set.
+    set: Vec<(String, String)>,
     searching: bool,
     abandoned: usize,
     new_game: bool,
@@ -127,6 +147,54 @@ impl<G: Game> Session<G> {
     pub fn new_game(&mut self) {
         self.new_game = true;
     }
+
+    /// The options the served player offers (none when it cannot be built again).
+    pub fn options(&self) -> &'static [OptionDef] {
+        self.configure.as_ref().map_or(&[], |c| c.options)
+    }
+
+    /// The option a protocol names (in any case, by name or earlier name).
+    pub fn option(&self, name: &str) -> Option<&'static OptionDef> {
+        let find = |f: &dyn Fn(&OptionDef) -> bool| self.options().iter().find(|o| f(o));
+        find(&|o| o.answers_to(name)).or_else(|| {
+            find(&|o| {
+                o.name.eq_ignore_ascii_case(name)
+                    || o.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+            })
+        })
+    }
+
+    /// Sets one of the player's options: the value is checked, then the player is built
+    /// again with every option set so far (its next search starts a new game). Refused while
+    /// a search runs.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let Some(def) = self.option(name) else {
+            let names: Vec<&str> = self.options().iter().map(|o| o.name).collect();
+            return Err(format!(
+                "no such option {name:?} (options: {})",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ));
+        };
+        if self.searching {
+            return Err(format!("option {} cannot change during a search", def.name));
+        }
+        let value = def.check(value).map_err(|e| e.to_string())?;
+        let mut set = self.set.clone();
+        set.retain(|(n, _)| n != def.name);
+        set.push((def.name.to_string(), value));
+        let Some(configure) = &mut self.configure else {
+            return Err("the served player has no options".into());
+        };
+        let player = (configure.rebuild)(&set).map_err(|e| e.to_string())?;
+        self.searcher = (self.respawn)(player);
+        self.set = set;
+        self.new_game = true;
+        Ok(())
+    }
 }
 
 enum Event<G: Game> {
@@ -139,6 +207,7 @@ enum Event<G: Game> {
 pub fn run<G: Game, F: Frontend<G>>(
     mut frontend: F,
     player: Box<dyn Player<G>>,
+    configure: Option<Configure<G>>,
     default_limits: Limits,
     input: impl BufRead + Send + 'static,
     output: impl Write + 'static,
@@ -153,12 +222,20 @@ pub fn run<G: Game, F: Frontend<G>>(
         }
         let _ = reader.send(Event::Input(ReadLine::Eof));
     });
-    let searcher = PlayerThread::spawn(player, move |ev| {
-        let _ = tx.send(Event::Search(ev));
-    });
+    // Every player this session builds reports on the same channel, so the move of a search
+    // abandoned by a player built later is still counted off.
+    let respawn = move |player| {
+        let tx = tx.clone();
+        PlayerThread::spawn(player, move |ev| {
+            let _ = tx.send(Event::Search(ev));
+        })
+    };
     let mut s = Session {
         out: Box::new(output),
-        searcher,
+        searcher: respawn(player),
+        respawn: Box::new(respawn),
+        configure,
+        set: Vec::new(),
         searching: false,
         abandoned: 0,
         new_game: true,

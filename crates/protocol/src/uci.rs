@@ -16,6 +16,7 @@ use crate::driver::{Driver, engine_move, expect_line};
 use crate::process::EngineProcess;
 use crate::server::{Flow, Frontend, Session, Urgency, split_word};
 use boyi_core::{Game, Side, TextError};
+use boyi_engines::options::{Kind, OptionDef};
 use boyi_engines::{Clock, GameHistory, Info, Limits, PlayerError, Score};
 use std::time::{Duration, Instant};
 
@@ -51,6 +52,33 @@ impl Dialect {
             Dialect::Ucci => ("ucci", "ucciok"),
             _ => ("uci", "uciok"),
         }
+    }
+}
+
+/// How an engine announces one of its options: UCI `option name N type …`, or UCCI
+/// `option N type …` (UCCI names have no spaces and come first). UCI's usual names for the
+/// table size and the threads are capitalised, as managers expect them.
+fn option_line(o: &OptionDef, ucci: bool) -> String {
+    let name = match (o.name, ucci) {
+        ("hash", false) => "Hash",
+        ("threads", false) => "Threads",
+        (n, _) => n,
+    };
+    let kind = match o.kind {
+        Kind::Int { min, max, default } => format!("spin default {default} min {min} max {max}"),
+        Kind::Switch { default } => format!("check default {default}"),
+        Kind::Choice { choices, default } => {
+            let vars: Vec<String> = choices.iter().map(|c| format!("var {c}")).collect();
+            format!("combo default {default} {}", vars.join(" "))
+        }
+        Kind::Text { default } => format!("string default {default}"),
+        // The default seed is the caller's: none to show.
+        Kind::Seed => "string default <empty>".to_string(),
+    };
+    if ucci {
+        format!("option {name} type {kind}")
+    } else {
+        format!("option name {name} type {kind}")
     }
 }
 
@@ -206,6 +234,10 @@ impl<G: Game> UciServer<G> {
                 G::NAME
             ));
         }
+        let ucci = self.dialect == Dialect::Ucci;
+        for o in s.options().iter().filter(|o| !o.tuning) {
+            s.send(&option_line(o, ucci));
+        }
         s.send(self.dialect.hello().1);
     }
 
@@ -234,6 +266,19 @@ impl<G: Game> UciServer<G> {
                         s,
                         format!("variant {value:?} is not supported (only {})", G::NAME),
                     );
+                }
+            }
+            // UCCI's name for the table size; 0 leaves it to the engine.
+            "hashsize" if self.dialect == Dialect::Ucci => {
+                if value != "0"
+                    && let Err(e) = s.set_option("hash", value)
+                {
+                    Self::error(s, e);
+                }
+            }
+            _ if s.option(name).is_some() => {
+                if let Err(e) = s.set_option(name, value) {
+                    Self::error(s, e);
                 }
             }
             // UCCI engines ignore options they do not have; so does this one.

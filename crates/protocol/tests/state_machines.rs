@@ -106,6 +106,7 @@ impl Served {
                 default_limits: Limits::default(),
                 name: "Boyi".into(),
                 version: "test".into(),
+                configure: None,
             };
             serve(
                 protocol,

@@ -33,6 +33,7 @@ fn answers_of(spec: &str, input: &str) -> Vec<String> {
         default_limits: Limits::default(),
         name: "Boyi".into(),
         version: "test".into(),
+        configure: None,
     };
     let player = build::<Gomoku>(spec, BuildContext::default()).unwrap();
     serve(

@@ -236,6 +236,7 @@ fn xboard_is_driven_not_served() {
             default_limits: Limits::depth(1),
             name: "Boyi".into(),
             version: "test".into(),
+            configure: None,
         },
         std::io::Cursor::new(Vec::new()),
         out,

@@ -159,7 +159,15 @@ fn meta_of<G: ServerGame>(engines: &crate::external::Engines) -> Value {
     let players: Vec<Value> = PLAYERS
         .iter()
         .chain(G::players())
-        .map(|(n, h)| json!({"name": format!("boyi:{n}"), "help": h}))
+        .map(|p| {
+            let options: Vec<Value> = p
+                .options
+                .iter()
+                .filter(|o| !o.tuning)
+                .map(|o| json!({"name": o.name, "help": o.describe(), "default": o.default_text()}))
+                .collect();
+            json!({"name": format!("boyi:{}", p.name), "help": p.help_line(), "options": options})
+        })
         .chain(engines.listed::<G>())
         .collect();
     let levels: Vec<Value> = boyi_engines::levels::levels(G::NAME)

@@ -4,7 +4,7 @@
 
 use super::rules::{PositionArgs, load, variant};
 use anyhow::{Context, Result, anyhow};
-use boyi_engines::{GameHistory, GamePlayers, Info, Limits, Player, Score, StopFlag};
+use boyi_engines::{GameHistory, GamePlayers, Info, Limits, Player, StopFlag};
 use boyi_games::with_game;
 use boyi_protocol::PlayerSpec;
 use boyi_protocol::driver::ExternalOptions;
@@ -25,7 +25,8 @@ pub struct AnalyzeArgs {
     /// Search this many nodes.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// The player (default: the game's strongest built-in player): `boyi:<name>[?options]`,
+    /// The player (default: the game's strongest built-in player): `boyi:<name>[?options]`
+    /// (`boyi players` lists names and options),
     /// or an external engine `cmd:"<command line>"@<protocol>` (its own score and move).
     #[arg(long)]
     pub player: Option<String>,
@@ -140,7 +141,8 @@ fn run<G: GamePlayers>(args: &AnalyzeArgs) -> Result<()> {
     Ok(())
 }
 
-/// One search of `pos`: the `score … bestmove …` line, thinking given to `each`.
+/// One search of `pos`: the `score … bestmove …` line (`score none` when the player reported
+/// no value), thinking given to `each`.
 fn search<G: GamePlayers>(
     player: &mut dyn Player<G>,
     pos: G,
@@ -166,9 +168,8 @@ fn search<G: GamePlayers>(
             },
         )
         .map_err(|e| anyhow!("{}: {e}", player.name()))?;
-    Ok(format!(
-        "score {} bestmove {}",
-        score.unwrap_or(Score::Units(0)),
-        pos.format_move(&mv)
-    ))
+    // A player that reports no value (a seed player; Rapfi when it answers a found win at
+    // once) says so rather than seeming to call the position even.
+    let score = score.map_or("none".to_string(), |s| s.to_string());
+    Ok(format!("score {score} bestmove {}", pos.format_move(&mv)))
 }

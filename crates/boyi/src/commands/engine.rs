@@ -4,9 +4,13 @@
 use super::analyze::builtin_spec;
 use super::recording::RecordingPlayer;
 use anyhow::{Context, Result};
-use boyi_engines::{BookChoice, BookPlayer, BuildContext, Limits, OpeningBook};
+use boyi_core::TextError;
+use boyi_engines::registry::player_def;
+use boyi_engines::{
+    BookChoice, BookPlayer, BuildContext, BuiltinSpec, Limits, OpeningBook, Player,
+};
 use boyi_games::{GameKind, with_game};
-use boyi_protocol::{Protocol, ServeOptions, serve};
+use boyi_protocol::{Configure, Protocol, ServeOptions, serve};
 use clap::Args;
 use std::io::BufReader;
 use std::path::PathBuf;
@@ -20,7 +24,8 @@ pub struct EngineArgs {
     #[arg(long)]
     pub protocol: Protocol,
     /// The player served: a built-in spec (default: the game's strongest built-in player,
-    /// boyi:strong; or boyi:random, boyi:alphabeta?depth=3, ...).
+    /// boyi:strong; or boyi:random, boyi:alphabeta?depth=3, ...; `boyi players` lists them).
+    /// Its options are offered to the manager (UCI `option`, Gomocup `INFO <option> <value>`).
     #[arg(long)]
     pub player: Option<String>,
     /// Rule set (e.g. renju); protocols that set the rules themselves may change it.
@@ -68,20 +73,43 @@ fn serve_game<G: boyi_engines::GamePlayers>(args: &EngineArgs) -> Result<()> {
     };
     let start = G::start(&variant, args.size).context("--size")?;
     let spec = builtin_spec(args.player.as_deref(), G::default_player()).context("--player")?;
-    let mut player = boyi_engines::build::<G>(spec, BuildContext::default()).context("--player")?;
-    if let Some(path) = &args.book {
-        let book = OpeningBook::load(path, args.book_choice)?;
-        book.check::<G>(&variant).context("--book")?;
-        player = Box::new(BookPlayer::new(player, book, args.book_seed));
-    }
-    if args.record || args.db.is_some() {
-        let db = args
-            .db
+    let book = match &args.book {
+        Some(path) => {
+            let book = OpeningBook::load(path, args.book_choice)?;
+            book.check::<G>(&variant).context("--book")?;
+            Some(book)
+        }
+        None => None,
+    };
+    let db = (args.record || args.db.is_some()).then(|| {
+        args.db
             .clone()
-            .unwrap_or_else(|| boyi_store::Db::Sqlite(boyi_store::DEFAULT_PATH.into()));
-        let store = boyi_store::Store::connect(&db).with_context(|| format!("--db {db}"))?;
-        player = Box::new(RecordingPlayer::new(player, &format!("boyi:{spec}"), store));
-    }
+            .unwrap_or_else(|| boyi_store::Db::Sqlite(boyi_store::DEFAULT_PATH.into()))
+    });
+    let book_seed = args.book_seed;
+    // The served player with its book and recording; built again when the manager sets one
+    // of its options.
+    let make = move |spec: &str| -> Result<Box<dyn Player<G>>> {
+        let mut player = boyi_engines::build::<G>(spec, BuildContext::default())?;
+        if let Some(book) = &book {
+            player = Box::new(BookPlayer::new(player, book.clone(), book_seed));
+        }
+        if let Some(db) = &db {
+            let store = boyi_store::Store::connect(db).with_context(|| format!("--db {db}"))?;
+            player = Box::new(RecordingPlayer::new(player, &format!("boyi:{spec}"), store));
+        }
+        Ok(player)
+    };
+    let player = make(spec).context("--player")?;
+    let base = BuiltinSpec::parse(spec)?;
+    let configure = player_def::<G>(&base.name).map(|def| Configure {
+        options: def.options,
+        rebuild: Box::new(move |set: &[(String, String)]| {
+            let mut spec = base.clone();
+            spec.options.extend(set.iter().cloned());
+            make(&spec.to_string()).map_err(|e| TextError::new(format!("{e:#}")))
+        }),
+    });
     let opts = ServeOptions {
         start,
         default_limits: Limits {
@@ -92,6 +120,7 @@ fn serve_game<G: boyi_engines::GamePlayers>(args: &EngineArgs) -> Result<()> {
         },
         name: "Boyi".into(),
         version: env!("CARGO_PKG_VERSION").into(),
+        configure,
     };
     let input = BufReader::new(std::io::stdin());
     serve(args.protocol, player, opts, input, std::io::stdout())?;

@@ -16,7 +16,8 @@ use std::time::Duration;
 pub struct MatchArgs {
     /// gomoku, connect6, jiu or xiangqi.
     pub game: GameKind,
-    /// Player A: boyi:<name>[?key=value,...] or cmd:"<command line>"@<protocol>.
+    /// Player A: boyi:<name>[?key=value,...] (`boyi players` lists names and options) or
+    /// cmd:"<command line>"@<protocol>.
     #[arg(long)]
     pub a: String,
     /// Player B, as --a.

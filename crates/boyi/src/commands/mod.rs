@@ -24,6 +24,7 @@ pub mod engine;
 pub mod frames;
 pub mod matches;
 pub mod play;
+pub mod players;
 pub mod record;
 mod record_json;
 pub mod recording;

@@ -20,7 +20,7 @@ pub struct PlayArgs {
     #[arg(long, default_value = "second")]
     pub computer: String,
     /// The computer's player (default: the game's strongest, boyi:strong): a built-in spec
-    /// `boyi:…` or an external engine `cmd:"<command line>"@<protocol>`.
+    /// `boyi:…` (`boyi players` lists them) or an external engine `cmd:"<command line>"@<protocol>`.
     #[arg(long)]
     pub player: Option<String>,
     /// The computer's thinking time per move, in milliseconds.

@@ -9,6 +9,7 @@ pub mod seed003;
 pub mod threats;
 pub mod weights;
 
+use crate::options::{self, Kind, OptionDef, Options, PlayerDef};
 use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
 use board::Board6;
@@ -18,17 +19,8 @@ use search::{Config, Engine6};
 use std::time::Instant;
 
 impl GamePlayers for Connect6 {
-    fn players() -> &'static [(&'static str, &'static str)] {
-        &[
-            (
-                "strong",
-                "six-window threats, blocking/threat/positional pairs, PVS over turns with a transposition table; options: width, singles, depth, quiet (turns past the depth), qthreats (threat turns per quiescence node), qtrust (1: a quiescence loss against the best few blocks of a single threat counts), tss (own turns of the root's threat-space search, 0: none), leaf (its turns at quiescence leaves), tslots (places kept for threat-making turns, 0: none), pending (what a quiet leaf loses when the opponent would win by threats, 0: not checked), pturns (own turns of that check), values (what windows of one to five stones of one side are worth, e.g. 1/8/60/260/520), tempo (the side to move's bonus at quiet leaves with eval=0), eval (1 (default) quiet leaves valued by weights fitted to game results, 0 by the window sums)",
-            ),
-            (
-                "seed003",
-                "seed 003: shape values with the revaluation F = a·own − (1−a)·opponent, two turns of alpha-beta",
-            ),
-        ]
+    fn players() -> &'static [PlayerDef] {
+        PLAYERS
     }
 
     fn build_player(
@@ -38,8 +30,9 @@ impl GamePlayers for Connect6 {
         match spec.name.as_str() {
             "strong" => Some(strong(spec)),
             "seed003" => Some(
-                spec.allow(&[])
-                    .map(|()| Box::new(seed003::Seed003::default()) as Box<dyn Player<Connect6>>),
+                PLAYERS[1]
+                    .parse(spec)
+                    .map(|_| Box::new(seed003::Seed003::default()) as Box<dyn Player<Connect6>>),
             ),
             _ => None,
         }
@@ -77,54 +70,144 @@ const BENCH: &[(&str, u32)] = &[
     ),
 ];
 
+const PLAYERS: &[PlayerDef] = &[
+    PlayerDef::new(
+        "strong",
+        "six-window threats, blocking/threat/positional pairs, PVS over turns with a transposition table",
+        STRONG,
+    ),
+    PlayerDef::new(
+        "seed003",
+        "seed 003: shape values with the revaluation F = a·own − (1−a)·opponent, two turns of alpha-beta",
+        &[],
+    ),
+];
+
+/// What windows of one to five stones are worth unless `values` is set.
+const WINDOW_VALUES: &str = "1/8/40/260/520";
+
+/// Options of the strong player; the earlier short names are aliases.
+const STRONG: &[OptionDef] = &[
+    options::hash(6),
+    options::threads(1),
+    OptionDef::int("depth", 1, 40, 4, "turns searched when no limit is given"),
+    OptionDef::int("width", 1, 200, 12, "pairs searched per node").tuning(),
+    OptionDef::int("singles", 1, 200, 10, "single points combined into pairs").tuning(),
+    OptionDef::int(
+        "quiet_turns",
+        0,
+        20,
+        6,
+        "turns past the depth (threats and their blocks)",
+    )
+    .alias(&["quiet"])
+    .tuning(),
+    OptionDef::int(
+        "quiet_threats",
+        0,
+        50,
+        2,
+        "threat turns tried per quiescence node",
+    )
+    .alias(&["qthreats"])
+    .tuning(),
+    OptionDef::switch(
+        "quiet_trust",
+        false,
+        "a quiescence loss against the best few blocks of a single threat counts",
+    )
+    .alias(&["qtrust"])
+    .tuning(),
+    OptionDef::int(
+        "tss_turns",
+        0,
+        30,
+        8,
+        "own turns of the root's threat-space search (0: none)",
+    )
+    .alias(&["tss"])
+    .tuning(),
+    OptionDef::int(
+        "leaf_tss",
+        0,
+        20,
+        2,
+        "own turns of the threat-space search at quiescence leaves",
+    )
+    .alias(&["leaf"])
+    .tuning(),
+    OptionDef::int(
+        "threat_slots",
+        0,
+        50,
+        4,
+        "places kept for threat-making turns (0: none)",
+    )
+    .alias(&["tslots"])
+    .tuning(),
+    OptionDef::int(
+        "pending",
+        0,
+        100_000,
+        200,
+        "what a quiet leaf loses when the opponent would win by threats (0: not checked)",
+    )
+    .tuning(),
+    OptionDef::int("pending_turns", 1, 10, 1, "own turns of that check")
+        .alias(&["pturns"])
+        .tuning(),
+    OptionDef {
+        name: "values",
+        aliases: &[],
+        kind: Kind::Text {
+            default: WINDOW_VALUES,
+        },
+        help: "what windows of one to five stones of one side are worth, five increasing numbers separated by '/'",
+        tuning: true,
+    },
+    OptionDef::int(
+        "tempo",
+        -10_000,
+        10_000,
+        30,
+        "the side to move's bonus at quiet leaves with eval=0",
+    )
+    .tuning(),
+    OptionDef::int(
+        "eval",
+        0,
+        1,
+        1,
+        "quiet leaves valued by 1 weights fitted to game results, 0 the window sums",
+    )
+    .tuning(),
+];
+
+/// The strong engine's configuration from its options.
+fn config(o: &Options) -> Result<Config, TextError> {
+    let entries = (o.get::<usize>("hash") << 20) / search::TT_ENTRY_BYTES;
+    Ok(Config {
+        tt_entries: 1 << entries.max(1).ilog2(),
+        width: o.get("width"),
+        singles: o.get("singles"),
+        depth: o.get("depth"),
+        quiet_turns: o.get("quiet_turns"),
+        quiet_threats: o.get("quiet_threats"),
+        quiet_trust: o.on("quiet_trust"),
+        tss_turns: o.get("tss_turns"),
+        leaf_tss: o.get("leaf_tss"),
+        threat_slots: o.get("threat_slots"),
+        pending: o.get("pending"),
+        pending_turns: o.get("pending_turns"),
+        values: window_values(o.text("values"))?,
+        tempo: o.get("tempo"),
+        eval: o.get("eval"),
+        ..Config::default()
+    })
+}
+
 fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Connect6>>, TextError> {
-    spec.allow(&[
-        "width", "singles", "depth", "quiet", "qthreats", "qtrust", "tss", "leaf", "tslots",
-        "pending", "pturns", "values", "tempo", "eval",
-    ])?;
-    let mut config = Config::default();
-    if let Some(v) = spec.text("values") {
-        config.values = window_values(v)?;
-    }
-    if let Some(t) = spec.number::<i32>("tempo")? {
-        config.tempo = t;
-    }
-    if let Some(e) = spec.number::<u8>("eval")? {
-        config.eval = e.min(1);
-    }
-    if let Some(w) = spec.number::<usize>("width")? {
-        config.width = w.max(1);
-    }
-    if let Some(s) = spec.number::<usize>("singles")? {
-        config.singles = s.max(1);
-    }
-    if let Some(q) = spec.number::<i32>("quiet")? {
-        config.quiet_turns = q.max(0);
-    }
-    if let Some(q) = spec.number::<usize>("qthreats")? {
-        config.quiet_threats = q;
-    }
-    if let Some(t) = spec.number::<u8>("qtrust")? {
-        config.quiet_trust = t != 0;
-    }
-    if let Some(t) = spec.number::<u32>("leaf")? {
-        config.leaf_tss = t;
-    }
-    if let Some(t) = spec.number::<u32>("tss")? {
-        config.tss_turns = t;
-    }
-    if let Some(t) = spec.number::<i32>("pending")? {
-        config.pending = t.max(0);
-    }
-    if let Some(t) = spec.number::<u32>("pturns")? {
-        config.pending_turns = t.max(1);
-    }
-    if let Some(t) = spec.number::<usize>("tslots")? {
-        config.threat_slots = t;
-    }
-    if let Some(d) = spec.number::<u32>("depth")? {
-        config.depth = d.max(1);
-    }
+    let config = config(&PLAYERS[0].parse(spec)?)?;
     Ok(Box::new(Strong6 {
         engine: Engine6::new(config),
     }))

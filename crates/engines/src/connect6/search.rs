@@ -36,6 +36,9 @@ struct Tt {
     flag: u8,
 }
 
+/// Bytes a table entry takes.
+pub const TT_ENTRY_BYTES: usize = std::mem::size_of::<Tt>();
+
 #[derive(Debug, Clone, Copy)]
 pub struct Config {
     pub tt_entries: usize,

@@ -11,6 +11,7 @@ pub mod seed001;
 pub mod swap;
 pub mod threat;
 
+use crate::options::{self, OptionDef, Options, PlayerDef};
 use crate::player::Swap2Reply;
 use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers, Solution};
@@ -22,21 +23,8 @@ use std::time::{Duration, Instant};
 use threat::ThreatSearch;
 
 impl GamePlayers for Gomoku {
-    fn players() -> &'static [(&'static str, &'static str)] {
-        &[
-            (
-                "strong",
-                "pattern tables, VCF/VCT threat search, a selective PVS in fractional plies with a transposition table and a VCF quiescence; options: scale (its pruning and extension margins in percent, default 300), vct (0/1), depth, hash (MB), eval (0 point values, 1 with initiative, 2 line values and threats by who moves, 3 (default) the same with values fitted to game results), defence (the opponent's potential in percent of the own with eval 0-2, default 70), tm (0/1: the main search's share of the time), ord (0/1: candidates ordered by values fitted to a strong player's moves, default 1), vcts (the root VCT's time is the budget over this, default 3), iter (percent of the budget after which no iteration starts, default 95), rw (root moves searched, 0: all), vctd (threats of the root VCT, default 7), avn (thousands of nodes of the threat check's VCT, default 100), pcs (the check of the opponent's threats after a pass takes the budget over this, default 4); the options of the retired earlier search (algo, width, lmr, hist, pr, pp, lvcf, null, mc, lmrd, lmrx, rfp, rfpd, fut, futd, raz, fhr) are accepted and ignored",
-            ),
-            (
-                "seed000",
-                "seed 000: 8-direction model table with attack/defence weights; options: attack, defence (percent)",
-            ),
-            (
-                "seed001",
-                "seed 001: shape values + S2², top-3 candidates, 4-ply alpha-beta",
-            ),
-        ]
+    fn players() -> &'static [PlayerDef] {
+        PLAYERS
     }
 
     fn build_player(
@@ -45,10 +33,11 @@ impl GamePlayers for Gomoku {
     ) -> Option<Result<Box<dyn Player<Gomoku>>, TextError>> {
         match spec.name.as_str() {
             "strong" => Some(strong(spec, ctx.seed)),
-            "seed000" => Some(seed000::build(spec)),
+            "seed000" => Some(seed000::build(&PLAYERS[1], spec)),
             "seed001" => Some(
-                spec.allow(&[])
-                    .map(|()| Box::new(seed001::Seed001) as Box<dyn Player<Gomoku>>),
+                PLAYERS[2]
+                    .parse(spec)
+                    .map(|_| Box::new(seed001::Seed001) as Box<dyn Player<Gomoku>>),
             ),
             _ => None,
         }
@@ -104,10 +93,111 @@ const BENCH: &[(&str, &str, u32)] = &[
     ),
 ];
 
-/// Options of the strong player.
-const OPTIONS: &[&str] = &[
-    "vct", "depth", "hash", "defence", "eval", "tm", "ord", "vcts", "iter", "rw", "vctd", "avn",
-    "pcs", "scale",
+const PLAYERS: &[PlayerDef] = &[
+    PlayerDef {
+        name: "strong",
+        summary: "pattern tables, VCF/VCT threat search, a selective PVS in fractional plies with a transposition table and a VCF quiescence",
+        options: STRONG,
+        retired: RETIRED,
+    },
+    PlayerDef::new(
+        "seed000",
+        "seed 000: 8-direction model table with attack/defence weights",
+        &[
+            OptionDef::int("attack", 0, 1000, 100, "weight of own shapes, in percent"),
+            OptionDef::int(
+                "defence",
+                0,
+                1000,
+                100,
+                "weight of the opponent's shapes, in percent",
+            ),
+        ],
+    ),
+    PlayerDef::new(
+        "seed001",
+        "seed 001: shape values + S2², top-3 candidates, 4-ply alpha-beta",
+        &[],
+    ),
+];
+
+/// Options of the strong player; the earlier short names are aliases.
+const STRONG: &[OptionDef] = &[
+    options::hash(16),
+    options::threads(1),
+    OptionDef::int("depth", 1, 100, 8, "fractional plies searched when no limit is given"),
+    OptionDef::switch("vct", true, "VCT search at the root"),
+    OptionDef::int(
+        "eval",
+        0,
+        3,
+        3,
+        "0 point values, 1 with initiative, 2 line values and threats by who moves, 3 the same with values fitted to game results",
+    )
+    .tuning(),
+    OptionDef::int(
+        "defence",
+        0,
+        400,
+        70,
+        "the opponent's potential in percent of the own (evaluations 0-2)",
+    )
+    .tuning(),
+    OptionDef::int(
+        "margin_scale",
+        10,
+        1000,
+        300,
+        "the selective search's pruning and extension margins, in percent",
+    )
+    .alias(&["scale"])
+    .tuning(),
+    OptionDef::switch("time_use", true, "the main search takes more of the time")
+        .alias(&["tm"])
+        .tuning(),
+    OptionDef::int(
+        "iteration_start",
+        10,
+        100,
+        95,
+        "percent of the time budget after which no iteration starts",
+    )
+    .alias(&["iter"])
+    .tuning(),
+    OptionDef::switch(
+        "policy",
+        true,
+        "candidates ordered by values fitted to a strong player's moves",
+    )
+    .alias(&["ord"])
+    .tuning(),
+    OptionDef::int("vct_share", 2, 20, 3, "the root VCT takes the time budget over this")
+        .alias(&["vcts"])
+        .tuning(),
+    OptionDef::int("vct_depth", 2, 30, 7, "threats of the root VCT")
+        .alias(&["vctd"])
+        .tuning(),
+    OptionDef::int("root_width", 0, 1000, 30, "root moves searched (0: all)")
+        .alias(&["rw"])
+        .tuning(),
+    OptionDef::int(
+        "threat_check_nodes",
+        1,
+        100_000,
+        100,
+        "thousands of nodes of the VCT that checks a root move against the opponent's threats",
+    )
+    .alias(&["avn"])
+    .tuning(),
+    OptionDef::int(
+        "pass_check_share",
+        2,
+        100,
+        4,
+        "the check of the opponent's threats after a pass takes the time budget over this",
+    )
+    .alias(&["pcs"])
+    .tuning(),
 ];
 
 /// Options of the earlier principal variation search (`algo=1`), retired with it
@@ -118,53 +208,28 @@ const RETIRED: &[&str] = &[
     "rfpd", "fut", "futd", "raz", "fhr",
 ];
 
+/// The strong engine's configuration from its options.
+fn config(o: &Options) -> Config {
+    Config {
+        tt_entries: (o.get::<usize>("hash") << 20) / search::TT_ENTRY_BYTES,
+        vct: o.on("vct"),
+        depth: o.get("depth"),
+        defence: o.get("defence"),
+        avoid_vct_nodes: o.get::<u64>("threat_check_nodes") * 1000,
+        eval: o.get("eval"),
+        time_use: o.on("time_use"),
+        iter_start: o.get("iteration_start"),
+        policy: o.on("policy"),
+        vct_share: o.get("vct_share"),
+        root_width: o.get("root_width"),
+        vct_depth: o.get("vct_depth"),
+        pass_check_share: o.get("pass_check_share"),
+        margin_scale: o.get("margin_scale"),
+    }
+}
+
 fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, TextError> {
-    let names: Vec<&str> = OPTIONS.iter().chain(RETIRED).copied().collect();
-    spec.allow(&names)?;
-    let mut config = Config::default();
-    if let Some(v) = spec.number::<u8>("vct")? {
-        config.vct = v != 0;
-    }
-    if let Some(d) = spec.number::<u32>("depth")? {
-        config.depth = d.max(1);
-    }
-    if let Some(w) = spec.number::<i32>("defence")? {
-        config.defence = w.clamp(0, 400);
-    }
-    if let Some(n) = spec.number::<u64>("avn")? {
-        config.avoid_vct_nodes = n.clamp(1, 100_000) * 1000;
-    }
-    if let Some(v) = spec.number::<u32>("pcs")? {
-        config.pass_check_share = v.clamp(2, 100);
-    }
-    if let Some(v) = spec.number::<u32>("vctd")? {
-        config.vct_depth = v.clamp(2, 30);
-    }
-    if let Some(v) = spec.number::<u32>("vcts")? {
-        config.vct_share = v.clamp(2, 20);
-    }
-    if let Some(v) = spec.number::<u8>("ord")? {
-        config.policy = v != 0;
-    }
-    if let Some(v) = spec.number::<u8>("tm")? {
-        config.time_use = v != 0;
-    }
-    if let Some(v) = spec.number::<usize>("rw")? {
-        config.root_width = v;
-    }
-    if let Some(v) = spec.number::<u32>("iter")? {
-        config.iter_start = v.clamp(10, 100);
-    }
-    if let Some(v) = spec.number::<i32>("scale")? {
-        config.margin_scale = v.clamp(10, 1000);
-    }
-    if let Some(v) = spec.number::<u8>("eval")? {
-        config.eval = v.min(3);
-    }
-    if let Some(mb) = spec.number::<usize>("hash")? {
-        config.tt_entries = (mb.clamp(1, 4096) << 20) / search::TT_ENTRY_BYTES;
-    }
-    let mut player = Strong::new(config);
+    let mut player = Strong::new(config(&PLAYERS[0].parse(spec)?));
     player.seed = seed;
     Ok(Box::new(player))
 }

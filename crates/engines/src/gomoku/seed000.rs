@@ -5,6 +5,7 @@
 //! value from the paper's Table 2. The player takes the best point; its first stone goes to the
 //! centre (天元).
 
+use crate::options::PlayerDef;
 use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use crate::registry::BuiltinSpec;
 use boyi_core::{Game, Point, TextError};
@@ -156,12 +157,11 @@ impl Default for Seed000 {
     }
 }
 
-pub fn build(spec: &BuiltinSpec) -> Result<Box<dyn Player<Gomoku>>, TextError> {
-    spec.allow(&["attack", "defence"])?;
-    let d = Seed000::default();
+pub fn build(def: &PlayerDef, spec: &BuiltinSpec) -> Result<Box<dyn Player<Gomoku>>, TextError> {
+    let o = def.parse(spec)?;
     Ok(Box::new(Seed000 {
-        attack: spec.number("attack")?.unwrap_or(d.attack),
-        defence: spec.number("defence")?.unwrap_or(d.defence),
+        attack: o.get("attack"),
+        defence: o.get("defence"),
     }))
 }
 

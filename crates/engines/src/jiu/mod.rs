@@ -13,6 +13,7 @@ pub mod plan;
 pub mod search;
 pub mod seed002;
 
+use crate::options::{self, Kind, OptionDef, PlayerDef};
 use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
 use crate::search::Deadline;
@@ -24,17 +25,8 @@ use plan::Params;
 use search::Engine;
 
 impl GamePlayers for Jiu {
-    fn players() -> &'static [(&'static str, &'static str)] {
-        &[
-            (
-                "strong",
-                "battle PVS with transposition table and quiescence over jumps and squares, door/dalian evaluation; placement by a door plan two plies deep; options: depth, nodes (of a battle move, when the caller sets no limit), hash (MB), placement (tuned, the default: plan values tuned by self-play results, or hand: the hand-set values), lookahead (placements checked against the best answer, 0-64, default 8; 0: by their own value), quiescence (plies of captures beyond the depth, 0-6, default 6)",
-            ),
-            (
-                "seed002",
-                "seed 002: opening book of 40 placements (Boyer–Moore sequence matching), placement by defence/attack/chain patterns, battle by Eva = move + kill + triple + square; options: seed, book (PATH or none)",
-            ),
-        ]
+    fn players() -> &'static [PlayerDef] {
+        PLAYERS
     }
 
     fn build_player(
@@ -43,7 +35,7 @@ impl GamePlayers for Jiu {
     ) -> Option<Result<Box<dyn Player<Jiu>>, TextError>> {
         match spec.name.as_str() {
             "strong" => Some(strong(spec)),
-            "seed002" => Some(seed002::build(spec, ctx)),
+            "seed002" => Some(seed002::build(&PLAYERS[1], spec, ctx)),
             _ => None,
         }
     }
@@ -87,49 +79,89 @@ const BENCH: [(&str, u32); 4] = [
     ),
 ];
 
-fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Jiu>>, TextError> {
-    spec.allow(&[
+const PLAYERS: &[PlayerDef] = &[
+    PlayerDef::new(
+        "strong",
+        "battle PVS with transposition table and quiescence over jumps and squares, door/dalian evaluation; placement by a door plan two plies deep",
+        STRONG,
+    ),
+    PlayerDef::new(
+        "seed002",
+        "seed 002: opening book of 40 placements (Boyer–Moore sequence matching), placement by defence/attack/chain patterns, battle by Eva = move + kill + triple + square",
+        &[
+            OptionDef {
+                name: "seed",
+                aliases: &[],
+                kind: Kind::Seed,
+                help: "seed of the choices among equal moves",
+                tuning: false,
+            },
+            OptionDef {
+                name: "book",
+                aliases: &[],
+                kind: Kind::Text { default: "builtin" },
+                help: "the opening book: builtin (the 40 placements of the paper), none, or the path of a book file",
+                tuning: false,
+            },
+        ],
+    ),
+];
+
+const STRONG: &[OptionDef] = &[
+    options::hash(16),
+    options::threads(1),
+    OptionDef::int(
         "depth",
+        1,
+        64,
+        64,
+        "plies of a battle move when no limit is given",
+    ),
+    OptionDef::int(
         "nodes",
-        "hash",
-        "placement",
-        "lookahead",
+        0,
+        1_000_000_000_000,
+        0,
+        "nodes of a battle move when no limit is given (0: no bound; 1: the first ordered move)",
+    ),
+    OptionDef::int(
         "quiescence",
-    ])?;
-    let depth = spec.number::<u32>("depth")?.unwrap_or(64).max(1);
-    let nodes = spec.number::<u64>("nodes")?.map(|n| n.max(1));
-    let mb = spec.number::<usize>("hash")?.unwrap_or(16).clamp(1, 1024);
-    let placement = match spec.options.iter().rev().find(|(k, _)| k == "placement") {
-        None => plan::TUNED,
-        Some((_, v)) if v == "tuned" => plan::TUNED,
-        Some((_, v)) if v == "hand" => plan::HAND,
-        Some((_, v)) => {
-            return Err(text_err!(
-                "player option placement={v:?}: expected tuned or hand"
-            ));
-        }
-    };
-    let lookahead = spec
-        .number::<usize>("lookahead")?
-        .unwrap_or(plan::CANDIDATES);
-    if lookahead > 64 {
-        return Err(text_err!(
-            "player option lookahead={lookahead}: expected 0 to 64"
-        ));
-    }
-    let quiescence = spec.number::<u32>("quiescence")?.unwrap_or(search::MAX_QS);
-    if quiescence > search::MAX_QS {
-        return Err(text_err!(
-            "player option quiescence={quiescence}: expected 0 to {}",
-            search::MAX_QS
-        ));
-    }
+        0,
+        search::MAX_QS as i64,
+        search::MAX_QS as i64,
+        "plies of captures beyond the depth",
+    ),
+    OptionDef::int(
+        "lookahead",
+        0,
+        64,
+        plan::CANDIDATES as i64,
+        "placements checked against the opponent's best answer (0: each by its own value)",
+    ),
+    OptionDef {
+        name: "placement",
+        aliases: &[],
+        kind: Kind::Choice {
+            choices: &["tuned", "hand"],
+            default: "tuned",
+        },
+        help: "the placement plan's values: tuned by self-play results, or hand-set",
+        tuning: true,
+    },
+];
+
+fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Jiu>>, TextError> {
+    let o = PLAYERS[0].parse(spec)?;
     Ok(Box::new(Strong {
-        engine: Engine::with_quiescence(mb, quiescence),
-        depth,
-        nodes,
-        placement,
-        lookahead,
+        engine: Engine::with_quiescence(o.get("hash"), o.get("quiescence")),
+        depth: o.get("depth"),
+        nodes: Some(o.get::<u64>("nodes")).filter(|&n| n > 0),
+        placement: if o.text("placement") == "hand" {
+            plan::HAND
+        } else {
+            plan::TUNED
+        },
+        lookahead: o.get("lookahead"),
     }))
 }
 

@@ -22,6 +22,7 @@
 //! built. Option `book=PATH` reads another book file, `book=none` plays without one.
 
 use super::board::{self, Board, EMPTY, colour, other};
+use crate::options::PlayerDef;
 use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use crate::registry::{BuildContext, BuiltinSpec};
 use boyi_core::{Game, TextError};
@@ -150,13 +151,17 @@ pub fn strategy_scores(cells: &[u8; POINTS], pc: u8, patterns: &[Pattern]) -> [i
     scores
 }
 
-pub fn build(spec: &BuiltinSpec, ctx: BuildContext) -> Result<Box<dyn Player<Jiu>>, TextError> {
-    spec.allow(&["seed", "book"])?;
-    let seed = spec.number("seed")?.unwrap_or(ctx.seed);
-    let book = match spec.options.iter().rev().find(|(k, _)| k == "book") {
-        None => Some(default_book()?),
-        Some((_, v)) if v == "none" => None,
-        Some((_, path)) => {
+pub fn build(
+    def: &PlayerDef,
+    spec: &BuiltinSpec,
+    ctx: BuildContext,
+) -> Result<Box<dyn Player<Jiu>>, TextError> {
+    let o = def.parse(spec)?;
+    let seed = o.seed("seed", ctx.seed);
+    let book = match o.text("book") {
+        "builtin" => Some(default_book()?),
+        "none" => None,
+        path => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| text_err!("player option book={path:?}: {e}"))?;
             let book = SequenceBook::from_text(&text)

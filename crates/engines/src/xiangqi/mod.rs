@@ -14,6 +14,7 @@ pub mod seed004;
 #[cfg(test)]
 mod tests;
 
+use crate::options::{self, OptionDef, Options, PlayerDef};
 use crate::player::{GameHistory, InfoSink, Player};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
 use crate::search::pv::thinking;
@@ -26,17 +27,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 impl GamePlayers for Xiangqi {
-    fn players() -> &'static [(&'static str, &'static str)] {
-        &[
-            (
-                "strong",
-                "PVS with a shared hash table, quiescence, null move, LMR and a tuned evaluation; options: hash (MB, default 64), threads (default 1), level (0-20, default 20), depth (when no limit is given, default 12), contempt (cp, default 20)",
-            ),
-            (
-                "seed004",
-                "seed 004: piece values only, fixed-depth minimax with alpha-beta; options: depth (default 4)",
-            ),
-        ]
+    fn players() -> &'static [PlayerDef] {
+        PLAYERS
     }
 
     fn build_player(
@@ -115,42 +107,73 @@ impl Default for Config {
     }
 }
 
+const PLAYERS: &[PlayerDef] = &[
+    PlayerDef::new(
+        "strong",
+        "PVS with a shared hash table, quiescence, null move, LMR and a tuned evaluation",
+        &STRONG,
+    ),
+    PlayerDef::new(
+        "seed004",
+        "seed 004: piece values only, fixed-depth minimax with alpha-beta",
+        &[OptionDef::int("depth", 1, 20, 4, "plies searched")],
+    ),
+];
+
+/// Options of the strong player, then its evaluation weights by name (for matches between
+/// weight sets: tuning checks).
+const STRONG: [OptionDef; 5 + eval::w::COUNT] = {
+    let mut all = [options::hash(64); 5 + eval::w::COUNT];
+    all[1] = options::threads(256);
+    all[2] = OptionDef::int("level", 0, 20, 20, "strength, 0 (weakest) to 20 (full)");
+    all[3] = OptionDef::int("depth", 1, 100, 12, "plies searched when no limit is given");
+    all[4] = OptionDef::int(
+        "contempt",
+        -500,
+        500,
+        20,
+        "centipawns a draw is worth less than a level position",
+    );
+    let mut i = 0;
+    while i < eval::w::COUNT {
+        let default = eval::DEFAULT_WEIGHTS.0[i] as i64;
+        all[5 + i] = OptionDef::int(
+            eval::w::NAMES[i],
+            -100_000,
+            100_000,
+            default,
+            "evaluation weight",
+        )
+        .tuning();
+        i += 1;
+    }
+    all
+};
+
+/// The strong engine's configuration from its options.
+fn config(o: &Options) -> Config {
+    let mut weights = eval::DEFAULT_WEIGHTS;
+    for (w, name) in weights.0.iter_mut().zip(eval::w::NAMES) {
+        *w = o.get(name);
+    }
+    Config {
+        hash_mb: o.get("hash"),
+        threads: o.get("threads"),
+        level: o.get("level"),
+        default_depth: o.get("depth"),
+        contempt: o.get("contempt"),
+        weights,
+    }
+}
+
 fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Xiangqi>>, TextError> {
-    let mut known = vec!["hash", "threads", "level", "depth", "contempt"];
-    known.extend(eval::w::NAMES);
-    spec.allow(&known)?;
-    let mut config = Config::default();
-    // Any evaluation weight by name, for matches between weight sets (tuning checks).
-    for (i, name) in eval::w::NAMES.iter().enumerate() {
-        if let Some(v) = spec.number::<i32>(name)? {
-            config.weights.0[i] = v;
-        }
-    }
-    if let Some(mb) = spec.number::<usize>("hash")? {
-        config.hash_mb = mb.clamp(1, 16384);
-    }
-    if let Some(t) = spec.number::<usize>("threads")? {
-        config.threads = t.clamp(1, 256);
-    }
-    if let Some(l) = spec.number::<u32>("level")? {
-        if l > 20 {
-            return Err(text_err!("player option level={l} must be 0 to 20"));
-        }
-        config.level = l;
-    }
-    if let Some(c) = spec.number::<i32>("contempt")? {
-        config.contempt = c.clamp(-500, 500);
-    }
-    if let Some(d) = spec.number::<u32>("depth")? {
-        config.default_depth = d.clamp(1, 100);
-    }
+    let config = config(&PLAYERS[0].parse(spec)?);
     Ok(Box::new(Engine(Strong::new(config))))
 }
 
 fn seed004(spec: &BuiltinSpec) -> Result<Box<dyn Player<Xiangqi>>, TextError> {
-    spec.allow(&["depth"])?;
-    let depth = spec.number::<u32>("depth")?.unwrap_or(4).clamp(1, 20);
-    Ok(Box::new(seed004::Seed004::new(depth)))
+    let o = PLAYERS[1].parse(spec)?;
+    Ok(Box::new(seed004::Seed004::new(o.get("depth"))))
 }
 
 /// The strong engine's search; [`Engine`] makes it a player.

@@ -98,3 +98,24 @@ fn options_are_checked() {
     assert!(err("strong?chariot_mg=big").contains("not a valid number"));
     assert!(build::<Xiangqi>("strong?chariot_mg=990,tempo=8", BuildContext::default()).is_ok());
 }
+
+#[test]
+fn the_option_table_defaults_are_the_engine_defaults() {
+    let o = PLAYERS[0]
+        .parse(&BuiltinSpec::parse("strong").unwrap())
+        .unwrap();
+    assert_eq!(
+        format!("{:?}", config(&o)),
+        format!("{:?}", Config::default())
+    );
+    let spec = BuiltinSpec::parse("strong?chariot_mg=1234,threads=2").unwrap();
+    let c = config(&PLAYERS[0].parse(&spec).unwrap());
+    assert_eq!(c.threads, 2);
+    assert_eq!(
+        c.weights.0[eval::w::NAMES
+            .iter()
+            .position(|n| *n == "chariot_mg")
+            .unwrap()],
+        1234
+    );
+}

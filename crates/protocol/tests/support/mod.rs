@@ -1,8 +1,9 @@
 //! Running a served player on a scripted input and collecting what it answers.
 
 use boyi_core::Game;
-use boyi_engines::{Limits, Player};
-use boyi_protocol::{Protocol, ServeOptions, serve};
+use boyi_engines::registry::player_def;
+use boyi_engines::{BuildContext, BuiltinSpec, GamePlayers, Limits, Player, build};
+use boyi_protocol::{Configure, Protocol, ServeOptions, serve};
 use std::io::{BufReader, Cursor, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -96,12 +97,51 @@ pub fn held_transcript<G: Game>(
         answered: Box::new(answered),
         flags: flags.clone(),
     };
-    let out = serve_to(protocol, player, start, limits, held, out);
+    let out = serve_to(protocol, player, None, start, limits, held, out);
     Held {
         out,
         answered: flags[0].load(Ordering::SeqCst),
         input_ended: flags[1].load(Ordering::SeqCst),
     }
+}
+
+/// As [`held_transcript`], for the built-in player `spec` with its options offered to the
+/// manager (as `boyi engine` serves it), holding the input until `answered`.
+#[allow(dead_code)]
+pub fn held_configured<G: GamePlayers>(
+    protocol: Protocol,
+    spec: &str,
+    start: G,
+    input: &str,
+    answered: impl Fn(&str) -> bool + Send + 'static,
+) -> String {
+    let ctx = BuildContext::default();
+    let player = build::<G>(spec, ctx).unwrap();
+    let base = BuiltinSpec::parse(spec).unwrap();
+    let configure = Configure {
+        options: player_def::<G>(&base.name).unwrap().options,
+        rebuild: Box::new(move |set: &[(String, String)]| {
+            let mut spec = base.clone();
+            spec.options.extend(set.iter().cloned());
+            build::<G>(&spec.to_string(), ctx)
+        }),
+    };
+    let out = Shared::default();
+    let held = HeldInput {
+        script: Cursor::new(input.as_bytes().to_vec()),
+        out: out.clone(),
+        answered: Box::new(answered),
+        flags: Arc::new([AtomicBool::new(false), AtomicBool::new(false)]),
+    };
+    serve_to(
+        protocol,
+        player,
+        Some(configure),
+        start,
+        Limits::default(),
+        held,
+        out,
+    )
 }
 
 /// A script, then an end of input held back until the output answers it.
@@ -173,12 +213,21 @@ fn serve_on<G: Game>(
     limits: Limits,
     input: impl Read + Send + 'static,
 ) -> String {
-    serve_to(protocol, player, start, limits, input, Shared::default())
+    serve_to(
+        protocol,
+        player,
+        None,
+        start,
+        limits,
+        input,
+        Shared::default(),
+    )
 }
 
 fn serve_to<G: Game>(
     protocol: Protocol,
     player: Box<dyn Player<G>>,
+    configure: Option<Configure<G>>,
     start: G,
     limits: Limits,
     input: impl Read + Send + 'static,
@@ -189,6 +238,7 @@ fn serve_to<G: Game>(
         default_limits: limits,
         name: "Boyi".into(),
         version: "test".into(),
+        configure,
     };
     serve(protocol, player, opts, BufReader::new(input), out.clone()).unwrap();
     out.text()
