@@ -110,6 +110,44 @@ impl OptionDef {
         }
     }
 
+    /// One of `choices`.
+    pub const fn choice(
+        name: &'static str,
+        choices: &'static [&'static str],
+        default: &'static str,
+        help: &'static str,
+    ) -> Self {
+        OptionDef {
+            name,
+            aliases: &[],
+            kind: Kind::Choice { choices, default },
+            help,
+            tuning: false,
+        }
+    }
+
+    /// Text the player checks itself.
+    pub const fn text(name: &'static str, default: &'static str, help: &'static str) -> Self {
+        OptionDef {
+            name,
+            aliases: &[],
+            kind: Kind::Text { default },
+            help,
+            tuning: false,
+        }
+    }
+
+    /// The seed of a player's randomness.
+    pub const fn seed(help: &'static str) -> Self {
+        OptionDef {
+            name: "seed",
+            aliases: &[],
+            kind: Kind::Seed,
+            help,
+            tuning: false,
+        }
+    }
+
     /// A switch.
     pub const fn switch(name: &'static str, default: bool, help: &'static str) -> Self {
         OptionDef {
@@ -238,15 +276,9 @@ impl PlayerDef {
         self.options.iter().find(|o| o.answers_to(key))
     }
 
-    /// The option `key` names, in any case (engine protocols' option names are not
-    /// case-sensitive: UCI's `Hash` is `hash`).
-    pub fn option_any_case(&self, key: &str) -> Option<&'static OptionDef> {
-        self.option(key).or_else(|| {
-            self.options.iter().find(|o| {
-                o.name.eq_ignore_ascii_case(key)
-                    || o.aliases.iter().any(|a| a.eq_ignore_ascii_case(key))
-            })
-        })
+    /// Reads the options of a spec's text after `boyi:` ([`PlayerDef::parse`]).
+    pub fn parse_text(&self, text: &str) -> Result<Options, TextError> {
+        self.parse(&BuiltinSpec::parse(text)?)
     }
 
     /// Reads the options of `spec`: every one known (or retired) and in range. A later
@@ -360,8 +392,15 @@ impl Options {
     }
 
     /// An integer option's value as `T` (its range fits `T`).
-    pub fn get<T: TryFrom<i64> + Default>(&self, name: &str) -> T {
-        T::try_from(self.int(name)).unwrap_or_default()
+    pub fn get<T: TryFrom<i64>>(&self, name: &str) -> T {
+        // Ranges are chosen to fit the fields they set: a misfit is a slip in Boyi, caught by
+        // the test that builds every player with every option.
+        T::try_from(self.int(name)).unwrap_or_else(|_| {
+            panic!(
+                "boyi:{} option {name} does not fit its field",
+                self.def.name
+            )
+        })
     }
 
     /// A switch's value.
@@ -390,12 +429,13 @@ impl Options {
     }
 }
 
-/// `hash`, the same in every game: megabytes of the transposition table.
-pub const fn hash(default: i64) -> OptionDef {
+/// `hash`, the same in every game: megabytes of the transposition table, up to `max` (what
+/// the game's table supports; the whole table is allocated when the player is built).
+pub const fn hash(default: i64, max: i64) -> OptionDef {
     OptionDef::int(
         "hash",
         1,
-        16384,
+        max,
         default,
         "megabytes of the transposition table",
     )
@@ -414,16 +454,7 @@ mod tests {
     const OPTIONS: &[OptionDef] = &[
         OptionDef::int("depth", 1, 64, 8, "plies").alias(&["d"]),
         OptionDef::switch("vct", true, "threat search"),
-        OptionDef {
-            name: "placement",
-            aliases: &[],
-            kind: Kind::Choice {
-                choices: &["tuned", "hand"],
-                default: "tuned",
-            },
-            help: "plan values",
-            tuning: false,
-        },
+        OptionDef::choice("placement", &["tuned", "hand"], "tuned", "plan values"),
         OptionDef::int("rook", -999, 999, 500, "weight").tuning(),
     ];
     const PLAYER: PlayerDef = PlayerDef {

@@ -8,7 +8,7 @@
 use crate::alphabeta::AlphaBeta;
 use crate::eval::{LinePatterns, Material, NoEval};
 pub use crate::options::BuiltinSpec;
-use crate::options::{Kind, OptionDef, PlayerDef};
+use crate::options::{OptionDef, PlayerDef};
 use crate::player::Player;
 use crate::random::RandomPlayer;
 use boyi_core::{Game, TextError};
@@ -18,13 +18,7 @@ pub const PLAYERS: &[PlayerDef] = &[
     PlayerDef::new(
         "random",
         "a uniformly random legal move",
-        &[OptionDef {
-            name: "seed",
-            aliases: &[],
-            kind: Kind::Seed,
-            help: "seed of the choices",
-            tuning: false,
-        }],
+        &[OptionDef::seed("seed of the choices")],
     ),
     PlayerDef::new(
         "alphabeta",
@@ -115,17 +109,24 @@ pub fn build<G: GamePlayers>(
     spec: &str,
     ctx: BuildContext,
 ) -> Result<Box<dyn Player<G>>, TextError> {
-    let spec = BuiltinSpec::parse(spec)?;
-    if let Some(built) = G::build_player(&spec, ctx) {
+    build_spec(&BuiltinSpec::parse(spec)?, ctx)
+}
+
+/// [`build`] from a parsed spec (option values are kept as given, commas and all).
+pub fn build_spec<G: GamePlayers>(
+    spec: &BuiltinSpec,
+    ctx: BuildContext,
+) -> Result<Box<dyn Player<G>>, TextError> {
+    if let Some(built) = G::build_player(spec, ctx) {
         return built;
     }
     match spec.name.as_str() {
         "random" => {
-            let o = PLAYERS[0].parse(&spec)?;
+            let o = PLAYERS[0].parse(spec)?;
             Ok(Box::new(RandomPlayer::new(o.seed("seed", ctx.seed))))
         }
         "alphabeta" => {
-            let o = PLAYERS[1].parse(&spec)?;
+            let o = PLAYERS[1].parse(spec)?;
             let depth = o.get("depth");
             let width = Some(o.get::<usize>("width")).filter(|&w| w > 0);
             Ok(alphabeta::<G>(format!("boyi:{spec}"), depth, width))

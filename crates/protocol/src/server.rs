@@ -15,7 +15,7 @@
 
 use crate::lines::{LineReader, ReadLine};
 use boyi_core::{Game, TextError};
-use boyi_engines::options::OptionDef;
+use boyi_engines::options::{Kind, OptionDef};
 use boyi_engines::{
     GameHistory, Info, Limits, Player, PlayerError, PlayerThread, SearchEvent, Swap2Reply,
 };
@@ -166,7 +166,7 @@ impl<G: Game> Session<G> {
 
     /// Sets one of the player's options: the value is checked, then the player is built
     /// again with every option set so far (its next search starts a new game). Refused while
-    /// a search runs.
+    /// a search runs. Rebuilding a recording player starts a new stored game.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         let Some(def) = self.option(name) else {
             let names: Vec<&str> = self.options().iter().map(|o| o.name).collect();
@@ -179,13 +179,23 @@ impl<G: Game> Session<G> {
                 }
             ));
         };
-        if self.searching {
+        // A search still running (or abandoned and not yet answered) reports on the channel
+        // a new player would share: the change waits for it to end.
+        if self.searching || self.abandoned > 0 {
             return Err(format!("option {} cannot change during a search", def.name));
         }
-        let value = def.check(value).map_err(|e| e.to_string())?;
         let mut set = self.set.clone();
         set.retain(|(n, _)| n != def.name);
-        set.push((def.name.to_string(), value));
+        // UCI's empty value (`<empty>`, as managers echo a string option's default) unsets a
+        // text or seed option: the player's own default again.
+        let unset = matches!(def.kind, Kind::Text { .. } | Kind::Seed)
+            && (value.is_empty() || value == "<empty>");
+        if !unset {
+            set.push((
+                def.name.to_string(),
+                def.check(value).map_err(|e| e.to_string())?,
+            ));
+        }
         let Some(configure) = &mut self.configure else {
             return Err("the served player has no options".into());
         };
@@ -222,8 +232,7 @@ pub fn run<G: Game, F: Frontend<G>>(
         }
         let _ = reader.send(Event::Input(ReadLine::Eof));
     });
-    // Every player this session builds reports on the same channel, so the move of a search
-    // abandoned by a player built later is still counted off.
+    // Every player this session builds (a manager's option builds it again) reports here.
     let respawn = move |player| {
         let tx = tx.clone();
         PlayerThread::spawn(player, move |ev| {

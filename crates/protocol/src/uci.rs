@@ -269,7 +269,7 @@ impl<G: Game> UciServer<G> {
                 }
             }
             // UCCI's name for the table size; 0 leaves it to the engine.
-            "hashsize" if self.dialect == Dialect::Ucci => {
+            "hashsize" if self.dialect == Dialect::Ucci && s.option("hash").is_some() => {
                 if value != "0"
                     && let Err(e) = s.set_option("hash", value)
                 {

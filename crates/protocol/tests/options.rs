@@ -104,7 +104,7 @@ fn gomocup_info_sets_the_players_options() {
     let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("ERROR")).collect();
     assert_eq!(
         errors,
-        ["ERROR INFO hash 0: player option hash=0: expected 1 to 16384"],
+        ["ERROR INFO hash 0: player option hash=0: expected 1 to 4096"],
         "{out}"
     );
     assert!(out.lines().any(|l| l == "OK"), "{out}");

@@ -5,7 +5,7 @@ use super::analyze::builtin_spec;
 use super::recording::RecordingPlayer;
 use anyhow::{Context, Result};
 use boyi_core::TextError;
-use boyi_engines::registry::player_def;
+use boyi_engines::registry::{build_spec, player_def};
 use boyi_engines::{
     BookChoice, BookPlayer, BuildContext, BuiltinSpec, Limits, OpeningBook, Player,
 };
@@ -89,8 +89,8 @@ fn serve_game<G: boyi_engines::GamePlayers>(args: &EngineArgs) -> Result<()> {
     let book_seed = args.book_seed;
     // The served player with its book and recording; built again when the manager sets one
     // of its options.
-    let make = move |spec: &str| -> Result<Box<dyn Player<G>>> {
-        let mut player = boyi_engines::build::<G>(spec, BuildContext::default())?;
+    let make = move |spec: &BuiltinSpec| -> Result<Box<dyn Player<G>>> {
+        let mut player = build_spec::<G>(spec, BuildContext::default())?;
         if let Some(book) = &book {
             player = Box::new(BookPlayer::new(player, book.clone(), book_seed));
         }
@@ -100,14 +100,14 @@ fn serve_game<G: boyi_engines::GamePlayers>(args: &EngineArgs) -> Result<()> {
         }
         Ok(player)
     };
-    let player = make(spec).context("--player")?;
-    let base = BuiltinSpec::parse(spec)?;
+    let base = BuiltinSpec::parse(spec).context("--player")?;
+    let player = make(&base).context("--player")?;
     let configure = player_def::<G>(&base.name).map(|def| Configure {
         options: def.options,
         rebuild: Box::new(move |set: &[(String, String)]| {
             let mut spec = base.clone();
             spec.options.extend(set.iter().cloned());
-            make(&spec.to_string()).map_err(|e| TextError::new(format!("{e:#}")))
+            make(&spec).map_err(|e| TextError::new(format!("{e:#}")))
         }),
     });
     let opts = ServeOptions {

@@ -9,7 +9,7 @@ pub mod seed003;
 pub mod threats;
 pub mod weights;
 
-use crate::options::{self, Kind, OptionDef, Options, PlayerDef};
+use crate::options::{self, OptionDef, Options, PlayerDef};
 use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
 use board::Board6;
@@ -88,7 +88,7 @@ const WINDOW_VALUES: &str = "1/8/40/260/520";
 
 /// Options of the strong player; the earlier short names are aliases.
 const STRONG: &[OptionDef] = &[
-    options::hash(6),
+    options::hash(6, 1024),
     options::threads(1),
     OptionDef::int("depth", 1, 40, 4, "turns searched when no limit is given"),
     OptionDef::int("width", 1, 200, 12, "pairs searched per node").tuning(),
@@ -156,15 +156,12 @@ const STRONG: &[OptionDef] = &[
     OptionDef::int("pending_turns", 1, 10, 1, "own turns of that check")
         .alias(&["pturns"])
         .tuning(),
-    OptionDef {
-        name: "values",
-        aliases: &[],
-        kind: Kind::Text {
-            default: WINDOW_VALUES,
-        },
-        help: "what windows of one to five stones of one side are worth, five increasing numbers separated by '/'",
-        tuning: true,
-    },
+    OptionDef::text(
+        "values",
+        WINDOW_VALUES,
+        "what windows of one to five stones of one side are worth, five increasing numbers separated by '/'",
+    )
+    .tuning(),
     OptionDef::int(
         "tempo",
         -10_000,

@@ -483,17 +483,15 @@ fn a_shared_line_tells_the_windows_holding_both_points() {
 
 #[test]
 fn the_option_table_defaults_are_the_engine_defaults() {
-    let o = PLAYERS[0]
-        .parse(&BuiltinSpec::parse("strong").unwrap())
-        .unwrap();
-    assert_eq!(
-        format!("{:?}", config(&o).unwrap()),
-        format!("{:?}", Config::default())
-    );
-    let spec = BuiltinSpec::parse("strong?quiet=3,tslots=0,values=1/2/3/4/5").unwrap();
-    let c = config(&PLAYERS[0].parse(&spec).unwrap()).unwrap();
+    let defaults = config(&PLAYERS[0].parse_text("strong").unwrap()).unwrap();
+    assert_eq!(format!("{defaults:?}"), format!("{:?}", Config::default()));
+    let c = config(
+        &PLAYERS[0]
+            .parse_text("strong?quiet=3,tslots=0,values=1/2/3/4/5")
+            .unwrap(),
+    )
+    .unwrap();
     assert_eq!((c.quiet_turns, c.threat_slots), (3, 0));
     assert_eq!(c.values[1..6], [1, 2, 3, 4, 5]);
-    let spec = BuiltinSpec::parse("strong?values=5/4/3/2/1").unwrap();
-    assert!(config(&PLAYERS[0].parse(&spec).unwrap()).is_err());
+    assert!(config(&PLAYERS[0].parse_text("strong?values=5/4/3/2/1").unwrap()).is_err());
 }

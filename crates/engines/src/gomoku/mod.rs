@@ -123,7 +123,7 @@ const PLAYERS: &[PlayerDef] = &[
 
 /// Options of the strong player; the earlier short names are aliases.
 const STRONG: &[OptionDef] = &[
-    options::hash(16),
+    options::hash(16, 4096),
     options::threads(1),
     OptionDef::int("depth", 1, 100, 8, "fractional plies searched when no limit is given"),
     OptionDef::switch("vct", true, "VCT search at the root"),

@@ -517,16 +517,14 @@ fn the_retired_searchs_options_are_accepted_and_ignored() {
 
 #[test]
 fn the_option_table_defaults_are_the_engine_defaults() {
-    let o = PLAYERS[0]
-        .parse(&BuiltinSpec::parse("strong").unwrap())
-        .unwrap();
-    assert_eq!(
-        format!("{:?}", config(&o)),
-        format!("{:?}", Config::default())
-    );
+    let defaults = config(&PLAYERS[0].parse_text("strong").unwrap());
+    assert_eq!(format!("{defaults:?}"), format!("{:?}", Config::default()));
     // Earlier short names still set their options.
-    let spec = BuiltinSpec::parse("strong?avn=7,scale=150,tm=0,rw=0,hash=1").unwrap();
-    let c = config(&PLAYERS[0].parse(&spec).unwrap());
+    let c = config(
+        &PLAYERS[0]
+            .parse_text("strong?avn=7,scale=150,tm=0,rw=0,hash=1")
+            .unwrap(),
+    );
     assert_eq!(c.avoid_vct_nodes, 7000);
     assert_eq!((c.margin_scale, c.time_use, c.root_width), (150, false, 0));
     assert_eq!(c.tt_entries, (1 << 20) / search::TT_ENTRY_BYTES);

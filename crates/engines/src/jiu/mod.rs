@@ -13,7 +13,7 @@ pub mod plan;
 pub mod search;
 pub mod seed002;
 
-use crate::options::{self, Kind, OptionDef, PlayerDef};
+use crate::options::{self, OptionDef, PlayerDef};
 use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
 use crate::search::Deadline;
@@ -89,26 +89,18 @@ const PLAYERS: &[PlayerDef] = &[
         "seed002",
         "seed 002: opening book of 40 placements (Boyer–Moore sequence matching), placement by defence/attack/chain patterns, battle by Eva = move + kill + triple + square",
         &[
-            OptionDef {
-                name: "seed",
-                aliases: &[],
-                kind: Kind::Seed,
-                help: "seed of the choices among equal moves",
-                tuning: false,
-            },
-            OptionDef {
-                name: "book",
-                aliases: &[],
-                kind: Kind::Text { default: "builtin" },
-                help: "the opening book: builtin (the 40 placements of the paper), none, or the path of a book file",
-                tuning: false,
-            },
+            OptionDef::seed("seed of the choices among equal moves"),
+            OptionDef::text(
+                "book",
+                "builtin",
+                "the opening book: builtin (the 40 placements of the paper), none, or the path of a book file",
+            ),
         ],
     ),
 ];
 
 const STRONG: &[OptionDef] = &[
-    options::hash(16),
+    options::hash(16, 1024),
     options::threads(1),
     OptionDef::int(
         "depth",
@@ -138,16 +130,13 @@ const STRONG: &[OptionDef] = &[
         plan::CANDIDATES as i64,
         "placements checked against the opponent's best answer (0: each by its own value)",
     ),
-    OptionDef {
-        name: "placement",
-        aliases: &[],
-        kind: Kind::Choice {
-            choices: &["tuned", "hand"],
-            default: "tuned",
-        },
-        help: "the placement plan's values: tuned by self-play results, or hand-set",
-        tuning: true,
-    },
+    OptionDef::choice(
+        "placement",
+        &["tuned", "hand"],
+        "tuned",
+        "the placement plan's values: tuned by self-play results, or hand-set",
+    )
+    .tuning(),
 ];
 
 fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Jiu>>, TextError> {

@@ -123,7 +123,7 @@ const PLAYERS: &[PlayerDef] = &[
 /// Options of the strong player, then its evaluation weights by name (for matches between
 /// weight sets: tuning checks).
 const STRONG: [OptionDef; 5 + eval::w::COUNT] = {
-    let mut all = [options::hash(64); 5 + eval::w::COUNT];
+    let mut all = [options::hash(64, 16384); 5 + eval::w::COUNT];
     all[1] = options::threads(256);
     all[2] = OptionDef::int("level", 0, 20, 20, "strength, 0 (weakest) to 20 (full)");
     all[3] = OptionDef::int("depth", 1, 100, 12, "plies searched when no limit is given");

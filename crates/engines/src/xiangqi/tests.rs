@@ -101,15 +101,13 @@ fn options_are_checked() {
 
 #[test]
 fn the_option_table_defaults_are_the_engine_defaults() {
-    let o = PLAYERS[0]
-        .parse(&BuiltinSpec::parse("strong").unwrap())
-        .unwrap();
-    assert_eq!(
-        format!("{:?}", config(&o)),
-        format!("{:?}", Config::default())
+    let defaults = config(&PLAYERS[0].parse_text("strong").unwrap());
+    assert_eq!(format!("{defaults:?}"), format!("{:?}", Config::default()));
+    let c = config(
+        &PLAYERS[0]
+            .parse_text("strong?chariot_mg=1234,threads=2")
+            .unwrap(),
     );
-    let spec = BuiltinSpec::parse("strong?chariot_mg=1234,threads=2").unwrap();
-    let c = config(&PLAYERS[0].parse(&spec).unwrap());
     assert_eq!(c.threads, 2);
     assert_eq!(
         c.weights.0[eval::w::NAMES

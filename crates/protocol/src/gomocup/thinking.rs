@@ -77,9 +77,16 @@ fn rapfi_info(text: &str, size: usize) -> Option<Info> {
     (info.depth.is_some() && info.score.is_some()).then_some(info)
 }
 
+/// How far a win or loss from Rapfi's database (`+M*`, `-M*`: proven, length not given) is
+/// reported, in moves: far enough not to pass for a short mate.
+const DATABASE_MATE: i32 = 99;
+
 /// Rapfi's value: a number, or a win (`+M9`) or loss (`-M8`) in plies, as moves of the mover.
 fn rapfi_score(text: &str) -> Option<Score> {
-    let moves = |plies: &str| plies.parse::<i32>().ok().map(|p| (p + 1) / 2);
+    let moves = |plies: &str| match plies {
+        "*" => Some(DATABASE_MATE),
+        _ => plies.parse::<i32>().ok().map(|p| (p + 1) / 2),
+    };
     if let Some(plies) = text.strip_prefix("+M") {
         moves(plies).map(Score::Mate)
     } else if let Some(plies) = text.strip_prefix("-M") {
@@ -120,6 +127,8 @@ mod tests {
             15,
         );
         assert_eq!((i.depth, i.score), (Some(12), Some(Score::Mate(5))));
+        let i = message_info("Depth 5-9 | Eval -M* | Time 3ms | H8", 15);
+        assert_eq!(i.score, Some(Score::Mate(-DATABASE_MATE)));
         let i = message_info("Depth 3-3 | Eval -M8 | Time 0ms | A1", 15);
         assert_eq!(i.score, Some(Score::Mate(-4)));
         assert_eq!(i.pv, ["a15"]);

@@ -1,7 +1,7 @@
 //! Running a served player on a scripted input and collecting what it answers.
 
 use boyi_core::Game;
-use boyi_engines::registry::player_def;
+use boyi_engines::registry::{build_spec, player_def};
 use boyi_engines::{BuildContext, BuiltinSpec, GamePlayers, Limits, Player, build};
 use boyi_protocol::{Configure, Protocol, ServeOptions, serve};
 use std::io::{BufReader, Cursor, Read, Write};
@@ -123,7 +123,7 @@ pub fn held_configured<G: GamePlayers>(
         rebuild: Box::new(move |set: &[(String, String)]| {
             let mut spec = base.clone();
             spec.options.extend(set.iter().cloned());
-            build::<G>(&spec.to_string(), ctx)
+            build_spec::<G>(&spec, ctx)
         }),
     };
     let out = Shared::default();
