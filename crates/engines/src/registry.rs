@@ -99,9 +99,23 @@ pub trait GamePlayers: Game {
     }
 }
 
-/// The built-in player `name` of game `G` (its own players first, as [`build`] looks them up).
+/// The built-in players of game `G`: its own first, as [`build`] looks them up, then those of
+/// every game.
+pub fn players_of<G: GamePlayers>() -> impl Iterator<Item = &'static PlayerDef> {
+    G::players().iter().chain(PLAYERS)
+}
+
+/// Their names, comma-separated (for messages).
+pub fn player_names<G: GamePlayers>() -> String {
+    players_of::<G>()
+        .map(|p| p.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The built-in player `name` of game `G`.
 pub fn player_def<G: GamePlayers>(name: &str) -> Option<&'static PlayerDef> {
-    G::players().iter().chain(PLAYERS).find(|p| p.name == name)
+    players_of::<G>().find(|p| p.name == name)
 }
 
 /// Builds the built-in player named by `spec` (the text after `boyi:`) for game `G`.
@@ -133,12 +147,7 @@ pub fn build_spec<G: GamePlayers>(
         }
         other => Err(text_err!(
             "unknown player boyi:{other} (built-in players: {})",
-            PLAYERS
-                .iter()
-                .chain(G::players())
-                .map(|p| p.name)
-                .collect::<Vec<_>>()
-                .join(", ")
+            player_names::<G>()
         )),
     }
 }
@@ -204,7 +213,7 @@ mod tests {
     fn every_player_builds_from_its_table() {
         fn all<G: GamePlayers>() {
             let ctx = BuildContext::default();
-            for p in G::players().iter().chain(PLAYERS) {
+            for p in players_of::<G>() {
                 build::<G>(p.name, ctx).unwrap_or_else(|e| panic!("{} {}: {e}", G::NAME, p.name));
                 let set: Vec<String> = p
                     .options

@@ -3,7 +3,7 @@
 
 use anyhow::{Result, bail};
 use boyi_engines::GamePlayers;
-use boyi_engines::registry::{PLAYERS, player_def};
+use boyi_engines::registry::{player_def, player_names, players_of};
 use boyi_games::{GameKind, with_game};
 use clap::Args;
 
@@ -33,17 +33,12 @@ fn list<G: GamePlayers>(name: Option<&str>) -> Result<()> {
             None => bail!(
                 "{} has no player boyi:{name} (players: {})",
                 G::NAME,
-                G::players()
-                    .iter()
-                    .chain(PLAYERS)
-                    .map(|p| p.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                player_names::<G>()
             ),
         },
         None => {
             outln!("{} (default boyi:{})", G::NAME, G::default_player());
-            for def in G::players().iter().chain(PLAYERS) {
+            for def in players_of::<G>() {
                 out!("{}", def.help());
             }
             outln!("");
