@@ -182,9 +182,8 @@ const STRONG: &[OptionDef] = &[
 
 /// The strong engine's configuration from its options.
 fn config(o: &Options) -> Result<Config, TextError> {
-    let entries = (o.get::<usize>("hash") << 20) / search::TT_ENTRY_BYTES;
     Ok(Config {
-        tt_entries: 1 << entries.max(1).ilog2(),
+        hash: o.get("hash"),
         width: o.get("width"),
         singles: o.get("singles"),
         depth: o.get("depth"),

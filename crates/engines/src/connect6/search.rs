@@ -2,14 +2,15 @@
 //! opponent has threat windows, only pairs that hit all of them; otherwise pairs that make
 //! threats (with double threats — more windows than two stones can block — found at once),
 //! then positional pairs built from the best single points. Alpha-beta (PVS) over turns with
-//! iterative deepening and a transposition table.
+//! iterative deepening and the shared transposition table.
 
 use super::board::{Board6, WINDOW_VALUE};
 use super::learned;
 use super::threats::{Tss, blocking_replies, single_blockable, threat_candidates};
 use crate::player::{Info, Limits, StopFlag};
 use crate::search::Deadline;
-use crate::search::score::wide::{MATE, WIN_BOUND, from_tt, report as to_score, to_tt};
+use crate::search::score::wide::{MATE, WIN_BOUND, report as to_score};
+use crate::search::tt::{Bound, Entry, Scale, Table, TtMove};
 use boyi_core::Side;
 use std::time::Instant;
 
@@ -26,22 +27,41 @@ const MAX_DEPTH: u32 = 40;
 /// Points of the opponent's winning lines a second round of defences is built from.
 const REFUTING_POINTS: usize = 16;
 
-#[derive(Debug, Clone, Copy, Default)]
-struct Tt {
-    key: u64,
-    value: i32,
-    a: u16,
-    b: u16,
-    depth: i8,
-    flag: u8,
-}
+/// A turn as the table keeps it: its two points in 10 bits each (the largest board has 676
+/// points), the second all ones for a one-stone turn. `(0, 0)`, no turn, packs to 0.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Stored(pub u16, pub u16);
 
-/// Bytes a table entry takes.
-pub const TT_ENTRY_BYTES: usize = std::mem::size_of::<Tt>();
+const ONE_STONE: u32 = (1 << 10) - 1;
+
+impl TtMove for Stored {
+    const BITS: u32 = 20;
+    const SCALE: Scale = Scale::Wide;
+
+    #[inline(always)]
+    fn to_bits(self) -> u32 {
+        let b = if self.1 == NONE {
+            ONE_STONE
+        } else {
+            self.1 as u32
+        };
+        self.0 as u32 | b << 10
+    }
+
+    #[inline(always)]
+    fn from_bits(bits: u32) -> Stored {
+        let b = bits >> 10;
+        Stored(
+            (bits & ONE_STONE) as u16,
+            if b == ONE_STONE { NONE } else { b as u16 },
+        )
+    }
+}
 
 #[derive(Debug, Clone, Copy)]
 pub struct Config {
-    pub tt_entries: usize,
+    /// Megabytes of the transposition table.
+    pub hash: usize,
     /// Pairs searched per node.
     pub width: usize,
     /// Single points combined into pairs.
@@ -89,7 +109,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            tt_entries: 1 << 18,
+            hash: 6,
             width: 12,
             singles: 10,
             depth: 4,
@@ -122,7 +142,7 @@ pub struct Found {
 
 pub struct Engine6 {
     pub config: Config,
-    tt: Vec<Tt>,
+    tt: Table<Stored>,
     nodes: u64,
     aborted: bool,
     deadline: Option<Deadline>,
@@ -143,7 +163,7 @@ pub struct Engine6 {
 impl Engine6 {
     pub fn new(config: Config) -> Engine6 {
         Engine6 {
-            tt: vec![Tt::default(); config.tt_entries.next_power_of_two()],
+            tt: Table::new(config.hash),
             config,
             nodes: 0,
             aborted: false,
@@ -160,7 +180,7 @@ impl Engine6 {
     }
 
     pub fn clear(&mut self) {
-        self.tt.iter_mut().for_each(|e| *e = Tt::default());
+        self.tt.clear();
         self.tss.clear();
     }
 
@@ -187,6 +207,7 @@ impl Engine6 {
             });
         }
         self.deadline = Some(Deadline::new(limits, me, stop).for_slow_nodes());
+        self.tt.new_search();
         let mut root = Vec::new();
         self.generate(b, &mut root);
         if root.len() > 1 && self.config.tss_turns > 0 {
@@ -525,16 +546,11 @@ impl Engine6 {
             return MATE - p - 1;
         }
         let key = b.hash();
-        let slot = key as usize & (self.tt.len() - 1);
-        let e = self.tt[slot];
         let mut tt_move = (NONE, NONE);
-        if e.flag != 0 && e.key == key {
-            tt_move = (e.a, e.b);
-            if e.depth as i32 >= depth {
-                let v = from_tt(e.value, p);
-                if e.flag == 1 || (e.flag == 2 && v >= beta) || (e.flag == 3 && v <= alpha) {
-                    return v;
-                }
+        if let Some(e) = self.tt.probe(key, p) {
+            tt_move = (e.mv.0, e.mv.1);
+            if e.depth >= depth && e.bound.cuts(e.score, alpha, beta) {
+                return e.score;
             }
         }
         if depth <= 0 {
@@ -581,21 +597,22 @@ impl Engine6 {
         }
         self.pool.push(moves);
         if !self.aborted {
-            let flag = if best <= alpha0 {
-                3
+            let bound = if best <= alpha0 {
+                Bound::Upper
             } else if best >= beta {
-                2
+                Bound::Lower
             } else {
-                1
+                Bound::Exact
             };
-            self.tt[slot] = Tt {
-                key,
-                value: to_tt(best, p),
-                a: best_move.a,
-                b: best_move.b,
-                depth: depth as i8,
-                flag,
+            let entry = Entry {
+                mv: Stored(best_move.a, best_move.b),
+                score: best,
+                eval: 0,
+                depth,
+                bound,
+                pv: false,
             };
+            self.tt.store(key, p, entry);
         }
         best
     }

@@ -495,3 +495,20 @@ fn the_option_table_defaults_are_the_engine_defaults() {
     assert_eq!(c.values[1..6], [1, 2, 3, 4, 5]);
     assert!(config(&PLAYERS[0].parse_text("strong?values=5/4/3/2/1").unwrap()).is_err());
 }
+
+#[test]
+fn the_table_keeps_every_turn_of_the_largest_board() {
+    use crate::search::tt::TtMove;
+    use search::{NONE, Stored};
+    let last = (boyi_core::point::MAX_SIZE * boyi_core::point::MAX_SIZE - 1) as u16;
+    for turn in [
+        Stored(0, NONE),
+        Stored(last, NONE),
+        Stored(0, 1),
+        Stored(last - 1, last),
+    ] {
+        assert_ne!(turn.to_bits(), 0, "{turn:?} reads as no turn");
+        assert_eq!(Stored::from_bits(turn.to_bits()), turn);
+    }
+    assert_eq!(Stored::default().to_bits(), 0);
+}

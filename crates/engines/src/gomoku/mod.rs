@@ -211,7 +211,7 @@ const RETIRED: &[&str] = &[
 /// The strong engine's configuration from its options.
 fn config(o: &Options) -> Config {
     Config {
-        tt_entries: (o.get::<usize>("hash") << 20) / search::TT_ENTRY_BYTES,
+        hash: o.get("hash"),
         vct: o.on("vct"),
         depth: o.get("depth"),
         defence: o.get("defence"),

@@ -11,7 +11,8 @@ use super::pattern::{PATTERN_VALUE, Pattern, THREAT_VALUE, Threat};
 use super::threat::{ThreatSearch, collect, fives, has_open_three, playable, threat_points};
 use crate::player::{Info, Limits, StopFlag};
 use crate::search::Deadline;
-use crate::search::score::wide::{MATE, WIN_BOUND, from_tt, report as to_score, to_tt};
+use crate::search::score::wide::{MATE, WIN_BOUND, report as to_score};
+use crate::search::tt::{Scale, Table, TtMove};
 use boyi_core::{Point, Side};
 use boyi_games::gomoku::Variant;
 use std::time::{Duration, Instant};
@@ -37,42 +38,52 @@ const AVOID_TRIES: usize = 12;
 /// many counter-fours can take 40,000 nodes (test `the_threat_check_affords_a_short_vct`).
 const AVOID_VCF_NODES: u64 = 20_000;
 pub(super) const AVOID_VCT_NODES: u64 = 100_000;
-/// History counts are capped; their ordering bonus is the count over the scale, capped.
 
-#[derive(Debug, Clone, Copy, Default)]
-struct TtEntry {
-    /// The key's upper half (its lower bits choose the slot).
-    key: u32,
-    value: i32,
-    /// The static value (`EVAL_NONE` when not stored).
-    eval: i16,
-    best: u16,
-    depth: i8,
-    /// `OCCUPIED`, `TT_PV` and the bound: 0 none (the static value only), 1 exact, 2 lower,
-    /// 3 upper.
-    flag: u8,
+/// A point as the table keeps it: its board index (below 1,024 on the largest board, and
+/// never 0, which is padding), 0 for none.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Cell(u16);
+
+impl Cell {
+    fn of(i: usize) -> Cell {
+        Cell(if i == NONE_POINT { 0 } else { i as u16 })
+    }
+
+    fn index(self) -> usize {
+        if self.0 == 0 {
+            NONE_POINT
+        } else {
+            self.0 as usize
+        }
+    }
 }
 
-const OCCUPIED: u8 = 8;
-const TT_PV: u8 = 4;
-const BOUND: u8 = 3;
-const EVAL_NONE: i16 = i16::MIN;
+/// No point (the selective search's `NONE`).
+const NONE_POINT: usize = usize::MAX;
 
-/// The part of a key an entry keeps.
-#[inline]
-fn tt_check(key: u64) -> u32 {
-    (key >> 32) as u32
+impl TtMove for Cell {
+    const BITS: u32 = 10;
+    const SCALE: Scale = Scale::Wide;
+    /// Quiescence entries have negative depths, and entries of the static value alone -128.
+    const DEPTH_MIN: i32 = -128;
+    const PV_MARK: bool = true;
+
+    #[inline(always)]
+    fn to_bits(self) -> u32 {
+        self.0 as u32
+    }
+
+    #[inline(always)]
+    fn from_bits(bits: u32) -> Cell {
+        Cell(bits as u16)
+    }
 }
-
-/// Bytes a table entry takes.
-pub const TT_ENTRY_BYTES: usize = std::mem::size_of::<TtEntry>();
 
 /// Options of the strong player.
 #[derive(Debug, Clone, Copy)]
 pub struct Config {
-    /// Transposition-table entries (rounded down to a power of two, and kept within half of
-    /// a search's memory limit).
-    pub tt_entries: usize,
+    /// Megabytes of the transposition table (kept within half of a search's memory limit).
+    pub hash: usize,
     /// Whether to try VCT at the root.
     pub vct: bool,
     /// Default depth when the limits give neither depth, nodes nor time.
@@ -115,7 +126,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            tt_entries: 1 << 20,
+            hash: 16,
             vct: true,
             depth: 8,
             defence: 70,
@@ -145,7 +156,7 @@ pub struct Found {
 
 pub struct Engine {
     pub config: Config,
-    tt: Vec<TtEntry>,
+    tt: Table<Cell>,
     nodes: u64,
     aborted: bool,
     deadline: Option<Deadline>,
@@ -162,7 +173,7 @@ pub struct Engine {
 impl Engine {
     pub fn new(config: Config) -> Engine {
         let mut engine = Engine {
-            tt: Vec::new(),
+            tt: Table::with_bytes(0),
             config,
             nodes: 0,
             aborted: false,
@@ -182,16 +193,16 @@ impl Engine {
     /// reads and to the process), or at its configured size when there is no limit. A table
     /// of another size starts empty.
     fn fit_memory(&mut self, memory: Option<u64>) {
-        let entries = table_entries(self.config.tt_entries, memory);
-        if entries != self.tt.len() {
+        let bytes = table_bytes(self.config.hash, memory);
+        if bytes != self.tt.bytes() {
             // The old table goes first, so the two are never held at once.
-            self.tt = Vec::new();
-            self.tt = vec![TtEntry::default(); entries];
+            self.tt = Table::with_bytes(0);
+            self.tt = Table::with_bytes(bytes);
         }
     }
 
     pub fn clear(&mut self) {
-        self.tt.iter_mut().for_each(|e| *e = TtEntry::default());
+        self.tt.clear();
     }
 
     /// Searches the position of `b` within `limits`, reporting each finished iteration.
@@ -203,6 +214,7 @@ impl Engine {
         info: &mut dyn FnMut(&EngineBoard, &Found),
     ) -> Option<Found> {
         self.fit_memory(limits.memory);
+        self.tt.new_search();
         let me = b.side();
         let budget = limits.time_budget(me);
         let started = Instant::now();
@@ -365,29 +377,6 @@ impl Engine {
         scored.into_iter().map(|(i, _)| i).collect()
     }
 
-    /// The transposition-table slot of `key`.
-    #[inline]
-    fn tt_slot(&self, key: u64) -> usize {
-        (key as usize) & (self.tt.len() - 1)
-    }
-
-    /// Starts loading the transposition-table entry of `key` while the move is played: the
-    /// table is far larger than the caches, and its entry would otherwise be waited for.
-    #[inline]
-    fn prefetch(&self, key: u64) {
-        let slot = self.tt_slot(key);
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is a hint that reads nothing into the program and cannot fault,
-        // whatever the address; this one is an element of the table besides. SSE, which the
-        // instruction needs, is part of every x86-64 target.
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_T0>((&raw const self.tt[slot]).cast());
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = slot;
-    }
-
     fn set_pv(&mut self, ply: usize, m: usize) {
         let (head, tail) = self.pv_table.split_at_mut(ply + 1);
         let line = &mut head[ply];
@@ -397,14 +386,12 @@ impl Engine {
     }
 }
 
-/// The table's entries: the configured number, within half of `memory` if one is given,
-/// rounded down to a power of two (at least 1,024).
-fn table_entries(configured: usize, memory: Option<u64>) -> usize {
-    let cap = memory.map_or(usize::MAX, |m| {
-        usize::try_from(m / 2 / TT_ENTRY_BYTES as u64).unwrap_or(usize::MAX)
-    });
-    let n = configured.min(cap).max(1 << 10);
-    1 << n.ilog2()
+/// The table's bytes: `mb` megabytes, within half of `memory` if one is given, whole
+/// buckets of two entries, 16 KB at least.
+fn table_bytes(mb: usize, memory: Option<u64>) -> usize {
+    let cap = memory.map_or(usize::MAX, |m| usize::try_from(m / 2).unwrap_or(usize::MAX));
+    let bytes = (mb << 20).min(cap).max(16 << 10);
+    bytes / 32 * 32
 }
 
 /// Thinking output of one iteration.

@@ -33,7 +33,7 @@ const OPENINGS: [[(i8, i8); 3]; 4] = [
 /// depth flatters the side to move and an even one the other side. `millis` bounds each.
 fn value(pos: &Gomoku, millis: u64) -> i32 {
     let mut s = Strong::new(Config {
-        tt_entries: 1 << 16,
+        hash: 1,
         vct: false,
         ..Config::default()
     });
@@ -151,7 +151,7 @@ pub fn position(variant: Variant, size: usize, stones: &[Point]) -> Result<Gomok
 /// The engine's move in `pos` after `millis` of thought.
 fn best_move(pos: &Gomoku, millis: u64) -> Result<Point, TextError> {
     let mut s = Strong::new(Config {
-        tt_entries: 1 << 18,
+        hash: 4,
         ..Config::default()
     });
     let limits = Limits {

@@ -18,7 +18,7 @@ fn pt(s: &str) -> Point {
 
 fn strong_move(p: &Gomoku, depth: u32) -> Point {
     let config = Config {
-        tt_entries: 1 << 16,
+        hash: 1,
         ..Config::default()
     };
     strong_move_with(p, depth, config)
@@ -300,7 +300,7 @@ fn a_move_that_allows_a_vct_is_replaced_by_a_defence() {
 #[test]
 fn the_fitted_order_still_wins_and_defends() {
     let config = || Config {
-        tt_entries: 1 << 16,
+        hash: 1,
         policy: true,
         ..Config::default()
     };
@@ -416,7 +416,7 @@ fn a_heap_of_blockable_threats_is_not_a_won_game() {
     );
     let value = |eval: u8| {
         let mut s = Strong::new(Config {
-            tt_entries: 1 << 16,
+            hash: 1,
             eval,
             ..Config::default()
         });
@@ -527,5 +527,5 @@ fn the_option_table_defaults_are_the_engine_defaults() {
     );
     assert_eq!(c.avoid_vct_nodes, 7000);
     assert_eq!((c.margin_scale, c.time_use, c.root_width), (150, false, 0));
-    assert_eq!(c.tt_entries, (1 << 20) / search::TT_ENTRY_BYTES);
+    assert_eq!(c.hash, 1);
 }

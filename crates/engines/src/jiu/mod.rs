@@ -14,10 +14,9 @@ pub mod search;
 pub mod seed002;
 
 use crate::options::{self, OptionDef, PlayerDef};
-use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
+use crate::player::{GameHistory, Info, InfoSink, Player};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
-use crate::search::Deadline;
-use crate::search::score;
+use crate::search::{Search, TimeManager, score};
 use board::Board;
 use boyi_core::{Game, TextError};
 use boyi_games::jiu::{Jiu, JiuMove, Phase};
@@ -141,7 +140,8 @@ const STRONG: &[OptionDef] = &[
 
 fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Jiu>>, TextError> {
     let o = PLAYERS[0].parse(spec)?;
-    Ok(Box::new(Strong {
+    // The layer's wrapper around the strong player (not this game's own search engine).
+    Ok(Box::new(crate::search::Engine(Strong {
         engine: Engine::with_quiescence(o.get("hash"), o.get("quiescence")),
         depth: o.get("depth"),
         nodes: Some(o.get::<u64>("nodes")).filter(|&n| n > 0),
@@ -151,7 +151,7 @@ fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Jiu>>, TextError> {
             plan::TUNED
         },
         lookahead: o.get("lookahead"),
-    }))
+    })))
 }
 
 /// `boyi:strong` for Jiu.
@@ -169,35 +169,16 @@ impl Strong {
     fn battle(
         &mut self,
         game: &GameHistory<Jiu>,
-        limits: &Limits,
-        stop: &StopFlag,
-        info: &mut dyn FnMut(Info),
-    ) -> Result<JiuMove, PlayerError> {
+        time: &TimeManager,
+        info: InfoSink<'_>,
+    ) -> Option<JiuMove> {
         let pos = game.current();
         let mut b = board_with_history(game);
-        let deadline = Deadline::new(limits, pos.side_to_move(), stop);
-        let timed = limits.time_budget(pos.side_to_move()).is_some() || limits.nodes.is_some();
-        let max_depth = limits.depth.unwrap_or(if timed || limits.infinite {
-            64
-        } else {
-            self.depth
-        });
-        let own;
-        let deadline = if timed || limits.infinite || limits.depth.is_some() || self.nodes.is_none()
-        {
-            deadline
-        } else {
-            own = Limits {
-                nodes: self.nodes,
-                ..limits.clone()
-            };
-            Deadline::new(&own, pos.side_to_move(), stop)
-        };
-        let started = deadline.started;
+        let max_depth = time.depth.unwrap_or(64);
         let found = self
             .engine
-            .search(&mut b, max_depth, &deadline, &mut |f, nodes| {
-                let time = started.elapsed();
+            .search(&mut b, max_depth, time, &mut |f, nodes| {
+                let elapsed = time.elapsed();
                 let pv = board::to_rules_move(pos, &f.best)
                     .map(|m| vec![pos.format_move(&m)])
                     .unwrap_or_default();
@@ -206,15 +187,12 @@ impl Strong {
                     score: Some(score::report(f.value)),
                     pv,
                     nodes: Some(nodes),
-                    nps: Some((nodes as f64 / time.as_secs_f64().max(1e-6)) as u64),
-                    time: Some(time),
+                    nps: Some((nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64),
+                    time: Some(elapsed),
                     text: None,
                 })
             });
-        let chosen = found.and_then(|f| board::to_rules_move(pos, &f.best));
-        chosen
-            .or_else(|| limits.root_moves(pos).into_iter().next())
-            .ok_or(PlayerError::GameOver)
+        found.and_then(|f| board::to_rules_move(pos, &f.best))
     }
 }
 
@@ -254,7 +232,7 @@ pub fn placement_candidates(pos: &Jiu, params: &Params, lookahead: usize) -> Vec
     plan::ranked(params, &b.cells, b.side, &legal, lookahead)
 }
 
-impl Player<Jiu> for Strong {
+impl Search<Jiu> for Strong {
     fn name(&self) -> String {
         "boyi:strong".to_string()
     }
@@ -263,23 +241,26 @@ impl Player<Jiu> for Strong {
         self.engine.clear();
     }
 
-    fn choose(
+    fn default_depth(&self) -> u32 {
+        self.depth
+    }
+
+    fn default_nodes(&self) -> Option<u64> {
+        self.nodes
+    }
+
+    fn search(
         &mut self,
         game: &GameHistory<Jiu>,
-        limits: &Limits,
-        stop: &StopFlag,
-        info: &mut dyn FnMut(Info),
-    ) -> Result<JiuMove, PlayerError> {
+        moves: &[JiuMove],
+        time: &TimeManager,
+        info: InfoSink<'_>,
+    ) -> Option<JiuMove> {
         let pos = game.current();
-        if pos.outcome().is_some() {
-            return Err(PlayerError::GameOver);
-        }
         match pos.phase() {
             Phase::Place => {
                 let mv = plan_placement(pos, &self.placement, self.lookahead)
-                    .filter(|m| !limits.banned.contains(&pos.format_move(m)))
-                    .or_else(|| limits.root_moves(pos).into_iter().next())
-                    .ok_or(PlayerError::GameOver)?;
+                    .filter(|m| moves.contains(m))?;
                 info(Info {
                     depth: Some(1),
                     score: Some(score::report(0)),
@@ -287,9 +268,9 @@ impl Player<Jiu> for Strong {
                     nodes: Some(1),
                     ..Info::default()
                 });
-                Ok(mv)
+                Some(mv)
             }
-            Phase::Battle => self.battle(game, limits, stop, info),
+            Phase::Battle => self.battle(game, time, info),
         }
     }
 }

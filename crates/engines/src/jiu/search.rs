@@ -8,9 +8,9 @@
 
 use super::board::{Base, Board, CaptureOrder, EMPTY, Move};
 use super::eval;
-use crate::search::Deadline;
+use crate::search::TimeManager;
 use crate::search::score::{INF, MATE, MATE_BOUND};
-use crate::search::tt::{Bound, Table, TtMove};
+use crate::search::tt::{Bound, Entry, Table, TtMove};
 use boyi_games::jiu::FLY_LIMIT;
 use boyi_games::jiu::board::{BLOCKS, NONE, POINTS, adjacent};
 /// Quiescence plies by default, and the most a spec may ask for.
@@ -26,12 +26,12 @@ const FLIGHTS: usize = 12;
 struct Generated(u16);
 
 impl TtMove for Generated {
-    fn to_bits(self) -> u16 {
-        self.0
+    fn to_bits(self) -> u32 {
+        self.0 as u32
     }
 
-    fn from_bits(bits: u16) -> Generated {
-        Generated(bits)
+    fn from_bits(bits: u32) -> Generated {
+        Generated(bits as u16)
     }
 }
 
@@ -87,7 +87,7 @@ impl Engine {
         &mut self,
         b: &mut Board,
         max_depth: u32,
-        deadline: &Deadline,
+        time: &TimeManager,
         report: &mut dyn FnMut(&Found, u64),
     ) -> Option<Found> {
         self.nodes = 0;
@@ -99,7 +99,7 @@ impl Engine {
         }
         let mut best: Option<Found> = None;
         for depth in 1..=max_depth {
-            let (value, idx) = self.root(b, &root, depth as i32, deadline);
+            let (value, idx) = self.root(b, &root, depth as i32, time);
             if self.aborted {
                 // A partial iteration whose first (previous best) move was searched still
                 // improves on nothing; keep the last finished result.
@@ -121,14 +121,20 @@ impl Engine {
             };
             report(&found, self.nodes);
             best = Some(found);
-            if value.abs() >= MATE_BOUND {
+            if value.abs() >= MATE_BOUND || !time.within_optimum() {
                 break;
             }
         }
         best
     }
 
-    fn root(&mut self, b: &mut Board, moves: &[Move], depth: i32, dl: &Deadline) -> (i32, usize) {
+    fn root(
+        &mut self,
+        b: &mut Board,
+        moves: &[Move],
+        depth: i32,
+        dl: &TimeManager,
+    ) -> (i32, usize) {
         let mut alpha = -INF;
         let mut best = 0;
         for (i, mv) in moves.iter().enumerate() {
@@ -162,10 +168,10 @@ impl Engine {
         ply: i32,
         mut alpha: i32,
         beta: i32,
-        dl: &Deadline,
+        dl: &TimeManager,
     ) -> i32 {
         self.nodes += 1;
-        if dl.reached(self.nodes) {
+        if dl.must_stop(self.nodes) {
             self.aborted = true;
             return 0;
         }
@@ -227,8 +233,15 @@ impl Engine {
             Bound::Upper
         };
         let key = b.hash;
-        self.tt
-            .store(key, ply, Generated::of(best_mv), best, 0, depth, bound);
+        let entry = Entry {
+            mv: Generated::of(best_mv),
+            score: best,
+            eval: 0,
+            depth,
+            bound,
+            pv: false,
+        };
+        self.tt.store(key, ply, entry);
         best
     }
 
@@ -239,10 +252,10 @@ impl Engine {
         qply: i32,
         mut alpha: i32,
         beta: i32,
-        dl: &Deadline,
+        dl: &TimeManager,
     ) -> i32 {
         self.nodes += 1;
-        if dl.reached(self.nodes) {
+        if dl.must_stop(self.nodes) {
             self.aborted = true;
             return 0;
         }
@@ -392,7 +405,7 @@ mod tests {
         let text = "14/14/14/2xx10/3x10/2x11/14/14/14/14/5oooo5/14/14/14 b battle 196 0";
         let pos = Jiu::from_text(&NoVariant, text).unwrap();
         let mut b = Board::from_game(&pos);
-        let dl = Deadline::new(&Limits::default(), Side::Black, &StopFlag::new());
+        let dl = TimeManager::new(&Limits::default(), Side::Black, &StopFlag::new(), 1);
         let mut engine = Engine::new(1);
         // Reached three plies below the root, the win comes at ply 4.
         assert_eq!(engine.pvs(&mut b, 1, 3, -INF, INF, &dl), MATE - 4);

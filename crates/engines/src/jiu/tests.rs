@@ -1,6 +1,7 @@
 use super::board::{BLACK, Board, EMPTY, WHITE};
 use super::seed002::{ATTACK, DEFENCE, strategy_scores};
 use super::*;
+use crate::player::{Limits, StopFlag};
 use boyi_core::{NoVariant, Point};
 use boyi_games::jiu::board::{POINTS, index_of};
 
@@ -278,7 +279,7 @@ fn the_quiescence_budget_bounds_the_captures_searched() {
     let nodes = |plies: u32| {
         let mut b = Board::from_game(&pos);
         let stop = StopFlag::new();
-        let dl = Deadline::new(&Limits::default(), pos.side_to_move(), &stop);
+        let dl = TimeManager::new(&Limits::default(), pos.side_to_move(), &stop, 1);
         let mut engine = Engine::with_quiescence(1, plies);
         engine.search(&mut b, 1, &dl, &mut |_, _| {});
         engine.nodes

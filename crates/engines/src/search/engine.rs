@@ -21,6 +21,11 @@ pub trait Search<G: Game>: Send {
     /// The depth searched when the limits give no bound at all.
     fn default_depth(&self) -> u32;
 
+    /// The nodes searched when the limits give no bound at all (`None`: the depth alone).
+    fn default_nodes(&self) -> Option<u64> {
+        None
+    }
+
     /// The best move in `game.current()` among `moves` (legal, not banned, never empty),
     /// within `time`; `None` if the search found nothing better than a guess.
     fn search(
@@ -66,7 +71,8 @@ impl<G: Game, S: Search<G>> Player<G> for Engine<S> {
         if forced_at_once(limits, moves.len()) {
             return Ok(first);
         }
-        let time = TimeManager::new(limits, pos.side_to_move(), stop, self.0.default_depth());
+        let time = TimeManager::new(limits, pos.side_to_move(), stop, self.0.default_depth())
+            .with_default_nodes(self.0.default_nodes());
         let chosen = self.0.search(game, &moves, &time, info);
         Ok(chosen.filter(|m| moves.contains(m)).unwrap_or(first))
     }

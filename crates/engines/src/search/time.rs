@@ -8,8 +8,8 @@
 //!   maximum never exceeds a share of the time left minus a fixed overhead for the transport
 //!   of the move, nor the per-move cap, so the engine never loses on time.
 //! - [`Deadline`] serves searches without iteration control (the seed baselines, and the
-//!   engines not yet on [`TimeManager`]): one budget, [`Limits::time_budget`], that ends the
-//!   search wherever it is.
+//!   Gomoku and Connect6 engines, which keep their own time policies): one budget,
+//!   [`Limits::time_budget`], that ends the search wherever it is.
 
 use crate::player::{Limits, StopFlag, earliest};
 use boyi_core::Side;
@@ -27,6 +27,8 @@ pub struct TimeManager {
     maximum: Option<Duration>,
     pub nodes: Option<u64>,
     pub depth: Option<u32>,
+    /// Nothing but the per-move cap bounds the search: the player's own defaults apply.
+    unbounded: bool,
     stop: StopFlag,
 }
 
@@ -56,8 +58,17 @@ impl TimeManager {
             } else {
                 limits.depth
             },
+            unbounded,
             stop: stop.clone(),
         }
+    }
+
+    /// The same limits with the player's own node budget when nothing bounds the search.
+    pub fn with_default_nodes(mut self, nodes: Option<u64>) -> TimeManager {
+        if self.unbounded {
+            self.nodes = nodes;
+        }
+        self
     }
 
     pub fn elapsed(&self) -> Duration {
@@ -74,6 +85,12 @@ impl TimeManager {
     /// Whether the stop flag alone is raised.
     pub fn stopped(&self) -> bool {
         self.stop.is_stopped()
+    }
+
+    /// Whether the optimum is not spent yet: for a search that cannot tell how long its next
+    /// iteration takes, and lets the maximum end one cut short.
+    pub fn within_optimum(&self) -> bool {
+        self.optimum.is_none_or(|o| self.elapsed() < o)
     }
 
     /// Whether another iteration may start, given how unstable the best move has been
@@ -112,7 +129,8 @@ fn budget(limits: &Limits, side: Side) -> (Option<Duration>, Option<Duration>) {
         (optimum, maximum)
     });
     let fixed = limits.movetime.map(|m| {
-        let m = m.saturating_sub(OVERHEAD / 3);
+        // A tenth at most, so a very short move keeps most of its time.
+        let m = m.saturating_sub((OVERHEAD / 3).min(m / 10));
         (m, m)
     });
     match (fixed, from_clock) {
@@ -280,6 +298,50 @@ mod tests {
             ..mt
         };
         assert!(!forced_at_once(&analysis, 1));
+    }
+
+    #[test]
+    fn a_player_s_own_nodes_apply_only_when_nothing_bounds_the_search() {
+        let stop = StopFlag::new();
+        let own = Some(60);
+        let free = TimeManager::new(&Limits::default(), Side::Black, &stop, 5);
+        let free = free.with_default_nodes(own);
+        assert_eq!((free.depth, free.nodes), (Some(5), Some(60)));
+        let timed = Limits {
+            movetime: Some(ms(100)),
+            ..Limits::default()
+        };
+        let timed = TimeManager::new(&timed, Side::Black, &stop, 5).with_default_nodes(own);
+        assert_eq!((timed.depth, timed.nodes), (None, None));
+        let deep = TimeManager::new(&Limits::depth(3), Side::Black, &stop, 5);
+        assert_eq!(deep.with_default_nodes(own).nodes, None);
+    }
+
+    #[test]
+    fn a_short_move_time_keeps_nine_tenths() {
+        let stop = StopFlag::new();
+        for (given, kept) in [(20, 18), (100, 90), (2000, 1990)] {
+            let limits = Limits {
+                movetime: Some(ms(given)),
+                ..Limits::default()
+            };
+            let tm = TimeManager::new(&limits, Side::Black, &stop, 5);
+            assert_eq!((tm.optimum, tm.maximum), (Some(ms(kept)), Some(ms(kept))));
+        }
+    }
+
+    #[test]
+    fn the_optimum_ends_iterations_that_cannot_be_judged() {
+        let stop = StopFlag::new();
+        let now = Limits {
+            movetime: Some(Duration::ZERO),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&now, Side::Black, &stop, 4);
+        assert_eq!(tm.optimum, Some(Duration::ZERO));
+        assert!(!tm.within_optimum());
+        let tm = TimeManager::new(&Limits::depth(3), Side::Black, &stop, 4);
+        assert!(tm.optimum.is_none() && tm.within_optimum());
     }
 
     #[test]

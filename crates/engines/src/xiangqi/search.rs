@@ -15,7 +15,7 @@ use super::movepick::{History, Picker, is_good_capture};
 use crate::search::pv::PvTable;
 use crate::search::score::{INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::search::time::TimeManager;
-use crate::search::tt::{Bound, Table, TtMove};
+use crate::search::tt::{Bound, Entry, Table, TtMove};
 use boyi_core::Side;
 use boyi_games::xiangqi::board::{EMPTY, Kind, kind_of};
 use boyi_games::xiangqi::repetition::{NO_CAPTURE_LIMIT, judge_cycle};
@@ -27,12 +27,12 @@ pub type Tt = Table<Move>;
 
 impl TtMove for Move {
     #[inline(always)]
-    fn to_bits(self) -> u16 {
-        self.from as u16 | (self.to as u16) << 8
+    fn to_bits(self) -> u32 {
+        self.from as u32 | (self.to as u32) << 8
     }
 
     #[inline(always)]
-    fn from_bits(bits: u16) -> Move {
+    fn from_bits(bits: u32) -> Move {
         Move::new(bits as u8, (bits >> 8) as u8)
     }
 }
@@ -621,9 +621,15 @@ impl<'a> Searcher<'a> {
             Bound::Upper
         };
         let stored_eval = if in_check { 0 } else { eval };
-        self.shared
-            .tt
-            .store(key, ply as i32, best_move, best, stored_eval, depth, bound);
+        let entry = Entry {
+            mv: best_move,
+            score: best,
+            eval: stored_eval,
+            depth,
+            bound,
+            pv: false,
+        };
+        self.shared.tt.store(key, ply as i32, entry);
         best
     }
 

@@ -9,10 +9,7 @@
 //! show (a five, a straight four, an unanswerable four-three or double three) end a node at
 //! once.
 
-use super::{
-    BOUND, EVAL_NONE, Engine, INF, MAX_PLY, OCCUPIED, TT_PV, TtEntry, WIN_BOUND, defends, from_tt,
-    to_tt, tt_check,
-};
+use super::{Cell, Engine, INF, MAX_PLY, WIN_BOUND, defends};
 use crate::alphabeta::MATE;
 use crate::gomoku::board::EngineBoard;
 use crate::gomoku::learned::{ShapeTable, shape, shape_table};
@@ -329,7 +326,7 @@ impl Engine {
             let shapes = self.shapes(b, m);
             self.set_move(0, m, shapes);
             let new_depth = depth - 1.0;
-            self.prefetch(b.hash_after(m));
+            self.tt.prefetch(b.hash_after(m));
             b.play(m);
             let v = if n == 0 {
                 -self.pvs(b, 1, -beta, -alpha, new_depth, false, true)
@@ -657,7 +654,7 @@ impl Engine {
             if pv {
                 self.pv_table[ply + 1].clear();
             }
-            self.prefetch(b.hash_after(m));
+            self.tt.prefetch(b.hash_after(m));
             b.play(m);
             let mut v = -INF;
             if depth >= 2.0 && count > 1 {

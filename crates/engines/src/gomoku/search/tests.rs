@@ -104,7 +104,7 @@ fn threats_are_judged_by_who_moves() {
 fn a_new_iteration_starts_until_most_of_the_time_is_spent() {
     let ms = Duration::from_millis;
     let mut e = Engine::new(Config {
-        tt_entries: 1 << 10,
+        hash: 1,
         ..Config::default()
     });
     let full = Some(ms(100));
@@ -125,13 +125,12 @@ fn a_new_iteration_starts_until_most_of_the_time_is_spent() {
 
 #[test]
 fn the_table_keeps_within_half_of_a_memory_limit() {
-    assert_eq!(table_entries(1 << 22, None), 1 << 22);
-    assert_eq!(table_entries(3 << 20, None), 1 << 21);
-    // 80 MB: half of it holds 2.5 million entries of 16 bytes; a power of two fewer.
-    assert_eq!(table_entries(1 << 22, Some(80 << 20)), 1 << 21);
-    assert_eq!(table_entries(1 << 22, Some(1)), 1 << 10);
+    assert_eq!(table_bytes(64, None), 64 << 20);
+    // 80 MB: half of it.
+    assert_eq!(table_bytes(64, Some(80 << 20)), 40 << 20);
+    assert_eq!(table_bytes(64, Some(1001)), 16 << 10);
     let mut e = Engine::new(Config {
-        tt_entries: 1 << 20,
+        hash: 16,
         ..Config::default()
     });
     let mut b = board(Variant::Freestyle, "h8,h9");
@@ -142,9 +141,9 @@ fn the_table_keeps_within_half_of_a_memory_limit() {
     };
     let stop = StopFlag::new();
     e.search(&mut b, &limits(Some(8 << 20)), &stop, &mut |_, _| {});
-    assert_eq!(e.tt.len(), 1 << 18);
+    assert_eq!(e.tt.bytes(), 4 << 20);
     e.search(&mut b, &limits(None), &stop, &mut |_, _| {});
-    assert_eq!(e.tt.len(), 1 << 20);
+    assert_eq!(e.tt.bytes(), 16 << 20);
 }
 
 #[test]
@@ -154,7 +153,7 @@ fn a_narrow_root_widens_when_every_move_it_searched_loses() {
     let moves = "e7,h10,e9,e8,d8,f10,f6,c9,g10,g5,g7,d7,f5,f8,h8,i9,g11,f7,f11,g9,e12,h9";
     let mut b = board(Variant::Renju, moves);
     let mut e = Engine::new(Config {
-        tt_entries: 1 << 16,
+        hash: 1,
         root_width: 1,
         ..Config::default()
     });

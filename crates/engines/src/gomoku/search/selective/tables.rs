@@ -2,36 +2,24 @@
 //! statistics of moves (main, continuation and killers) that order them.
 
 use super::*;
+use crate::search::tt::{Bound, Entry};
 
 impl Engine {
     /// The table entry of `key`, if it holds one: (value, eval, bound, move, depth, pv).
     #[inline]
     pub(super) fn probe(&self, key: u64, ply: i32) -> Option<(i32, i32, u8, usize, i32, bool)> {
-        let e = self.tt[self.tt_slot(key)];
-        (e.flag & OCCUPIED != 0 && e.key == tt_check(key)).then(|| {
-            let eval = if e.eval == EVAL_NONE {
-                i32::MIN
-            } else {
-                i32::from(e.eval)
-            };
-            let best = if e.best == u16::MAX {
-                NONE
-            } else {
-                e.best as usize
-            };
-            (
-                from_tt(e.value, ply),
-                eval,
-                e.flag & BOUND,
-                best,
-                i32::from(e.depth),
-                e.flag & TT_PV != 0,
-            )
-        })
+        let e = self.tt.probe(key, ply)?;
+        let bound = match e.bound {
+            Bound::None => 0,
+            Bound::Exact => EXACT,
+            Bound::Lower => LOWER,
+            Bound::Upper => UPPER,
+        };
+        Some((e.score, e.eval, bound, e.mv.index(), e.depth, e.pv))
     }
 
-    /// Stores a result; an entry of the same position keeps its move when the new one has
-    /// none, and a deeper entry of it is kept unless the new one is exact.
+    /// Stores a result (`eval` `i32::MIN` when there is none); an entry of the same position
+    /// keeps its move when the new one has none.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn store(
         &mut self,
@@ -47,32 +35,21 @@ impl Engine {
         if self.aborted {
             return;
         }
-        let slot = self.tt_slot(key);
-        let old = self.tt[slot];
-        let same = old.flag & OCCUPIED != 0 && old.key == tt_check(key);
-        if same && bound != EXACT && i32::from(old.depth) > depth + 3 && old.flag & BOUND != 0 {
-            return;
-        }
-        let best = if best == NONE && same {
-            old.best
-        } else if best == NONE {
-            u16::MAX
-        } else {
-            best as u16
+        let bound = match bound {
+            EXACT => Bound::Exact,
+            LOWER => Bound::Lower,
+            UPPER => Bound::Upper,
+            _ => Bound::None,
         };
-        let eval = if eval == i32::MIN {
-            EVAL_NONE
-        } else {
-            eval.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16
-        };
-        self.tt[slot] = TtEntry {
-            key: tt_check(key),
-            value: to_tt(value, ply),
+        let entry = Entry {
+            mv: Cell::of(best),
+            score: value,
             eval,
-            best,
-            depth: depth.clamp(-100, 100) as i8,
-            flag: OCCUPIED | if pv { TT_PV } else { 0 } | bound,
+            depth,
+            bound,
+            pv,
         };
+        self.tt.store(key, ply, entry);
     }
 }
 

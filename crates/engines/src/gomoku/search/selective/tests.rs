@@ -9,7 +9,7 @@ use boyi_games::gomoku::Gomoku;
 
 fn engine() -> Engine {
     Engine::new(Config {
-        tt_entries: 1 << 16,
+        hash: 1,
         ..Config::default()
     })
 }
