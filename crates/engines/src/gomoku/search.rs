@@ -46,20 +46,17 @@ struct Cell(u16);
 
 impl Cell {
     fn of(i: usize) -> Cell {
-        Cell(if i == NONE_POINT { 0 } else { i as u16 })
+        Cell(if i == selective::NONE { 0 } else { i as u16 })
     }
 
     fn index(self) -> usize {
         if self.0 == 0 {
-            NONE_POINT
+            selective::NONE
         } else {
             self.0 as usize
         }
     }
 }
-
-/// No point (the selective search's `NONE`).
-const NONE_POINT: usize = usize::MAX;
 
 impl TtMove for Cell {
     const BITS: u32 = 10;

@@ -30,7 +30,7 @@ mod tables;
 use prune::*;
 use tables::tt_refines;
 
-const NONE: usize = usize::MAX;
+pub(super) const NONE: usize = usize::MAX;
 /// Frames before the root's, so that a node may look four plies back.
 const BACK: usize = 4;
 /// Entries of the reduction table (by depth and by move count).
