@@ -1,7 +1,10 @@
 //! Deterministic players for tests of protocols and the arena: their answers do not depend on
 //! timing, so transcripts can be compared line by line.
 
-use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag, Swap2Reply};
+use crate::player::{
+    GameHistory, Info, InfoSink, Limits, Player, PlayerError, StopFlag, Swap2Reply,
+};
+use crate::search::{Search, TimeManager};
 use boyi_core::Game;
 use std::time::Duration;
 
@@ -111,5 +114,34 @@ impl<G: Game> Player<G> for Swapper {
 
     fn swap2(&mut self, game: &GameHistory<G>, _: &Limits) -> Result<Swap2Reply, PlayerError> {
         Ok(Self::reply(game))
+    }
+}
+
+/// The same as a search, for the wrapper that makes searches players.
+impl<G: Game> Search<G> for Swapper {
+    fn name(&self) -> String {
+        "swapper".into()
+    }
+
+    fn default_depth(&self) -> u32 {
+        1
+    }
+
+    fn swap1(&mut self, game: &GameHistory<G>, _: &Limits) -> Result<Swap2Reply, PlayerError> {
+        Ok(Self::reply(game))
+    }
+
+    fn swap2(&mut self, game: &GameHistory<G>, _: &Limits) -> Result<Swap2Reply, PlayerError> {
+        Ok(Self::reply(game))
+    }
+
+    fn search(
+        &mut self,
+        _game: &GameHistory<G>,
+        moves: &[G::Move],
+        _time: &TimeManager,
+        _info: InfoSink<'_>,
+    ) -> Option<G::Move> {
+        moves.first().cloned()
     }
 }

@@ -10,13 +10,13 @@ pub mod threats;
 pub mod weights;
 
 use crate::options::{self, OptionDef, Options, PlayerDef};
-use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
+use crate::player::{GameHistory, InfoSink, Player};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
+use crate::search::{Search, TimeManager};
 use board::Board6;
-use boyi_core::{Game, TextError};
+use boyi_core::TextError;
 use boyi_games::connect6::{Connect6, Move};
 use search::{Config, Engine6};
-use std::time::Instant;
 
 impl GamePlayers for Connect6 {
     fn players() -> &'static [PlayerDef] {
@@ -29,11 +29,10 @@ impl GamePlayers for Connect6 {
     ) -> Option<Result<Box<dyn Player<Connect6>>, TextError>> {
         match spec.name.as_str() {
             "strong" => Some(strong(spec)),
-            "seed003" => Some(
-                PLAYERS[1]
-                    .parse(spec)
-                    .map(|_| Box::new(seed003::Seed003::default()) as Box<dyn Player<Connect6>>),
-            ),
+            "seed003" => Some(PLAYERS[1].parse(spec).map(|_| {
+                Box::new(crate::search::Engine(seed003::Seed003::default()))
+                    as Box<dyn Player<Connect6>>
+            })),
             _ => None,
         }
     }
@@ -204,9 +203,7 @@ fn config(o: &Options) -> Result<Config, TextError> {
 
 fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Connect6>>, TextError> {
     let config = config(&PLAYERS[0].parse(spec)?)?;
-    Ok(Box::new(Strong6 {
-        engine: Engine6::new(config),
-    }))
+    Ok(Box::new(crate::search::Engine(Strong6::new(config))))
 }
 
 /// The `values` option: what windows of one to five stones of one side are worth, five
@@ -248,7 +245,7 @@ impl Strong6 {
     }
 }
 
-impl Player<Connect6> for Strong6 {
+impl Search<Connect6> for Strong6 {
     fn name(&self) -> String {
         "boyi:strong".to_string()
     }
@@ -257,33 +254,25 @@ impl Player<Connect6> for Strong6 {
         self.engine.clear();
     }
 
-    fn choose(
+    fn default_depth(&self) -> u32 {
+        self.engine.config.depth
+    }
+
+    fn search(
         &mut self,
         game: &GameHistory<Connect6>,
-        limits: &Limits,
-        stop: &StopFlag,
-        info: &mut dyn FnMut(Info),
-    ) -> Result<Move, PlayerError> {
+        _moves: &[Move],
+        time: &TimeManager,
+        info: InfoSink<'_>,
+    ) -> Option<Move> {
         let pos = game.current();
-        if pos.outcome().is_some() {
-            return Err(PlayerError::GameOver);
-        }
         let mut b = Board6::from_game(pos);
         let size = b.size();
-        let started = Instant::now();
-        let found = self.engine.search(&mut b, limits, stop, &mut |f| {
-            info(search::info(size, f, started))
-        });
-        let mv = found.map(|f| b.to_move(f.best.a as usize, f.best.second(), pos));
-        match mv {
-            Some(mv) if pos.is_legal(&mv) => Ok(mv),
-            // Never answer with an illegal move.
-            _ => pos
-                .legal_moves()
-                .into_iter()
-                .next()
-                .ok_or(PlayerError::GameOver),
-        }
+        let started = time.started;
+        let found = self
+            .engine
+            .search_within(&mut b, time, &mut |f| info(search::info(size, f, started)));
+        found.map(|f| b.to_move(f.best.a as usize, f.best.second(), pos))
     }
 }
 

@@ -8,9 +8,9 @@ use super::board::{Board6, WINDOW_VALUE};
 use super::learned;
 use super::threats::{Tss, blocking_replies, single_blockable, threat_candidates};
 use crate::player::{Info, Limits, StopFlag};
-use crate::search::Deadline;
 use crate::search::score::wide::{MATE, WIN_BOUND, report as to_score};
 use crate::search::tt::{Bound, Entry, Scale, Table, TtMove};
+use crate::search::{Deadline, TimeManager};
 use boyi_core::Side;
 use std::time::Instant;
 
@@ -184,6 +184,8 @@ impl Engine6 {
         self.tss.clear();
     }
 
+    /// Searches the position of `b` within `limits` (tests; a player goes through
+    /// [`TimeManager`]).
     pub fn search(
         &mut self,
         b: &mut Board6,
@@ -191,7 +193,17 @@ impl Engine6 {
         stop: &StopFlag,
         info: &mut dyn FnMut(&Found),
     ) -> Option<Found> {
-        let me = b.side();
+        let time = TimeManager::new(limits, b.side(), stop, self.config.depth);
+        self.search_within(b, &time, info)
+    }
+
+    /// Searches the position of `b` within `time`, reporting each finished iteration.
+    pub fn search_within(
+        &mut self,
+        b: &mut Board6,
+        time: &TimeManager,
+        info: &mut dyn FnMut(&Found),
+    ) -> Option<Found> {
         self.nodes = 0;
         self.aborted = false;
         b.set_values(self.config.values);
@@ -206,7 +218,7 @@ impl Engine6 {
                 pv: Vec::new(),
             });
         }
-        self.deadline = Some(Deadline::new(limits, me, stop).for_slow_nodes());
+        self.deadline = Some(time.deadline(time.budget()).for_slow_nodes());
         self.tt.new_search();
         let mut root = Vec::new();
         self.generate(b, &mut root);
@@ -214,9 +226,7 @@ impl Engine6 {
             // A third of the time goes to threat sequences, two thirds once the opponent
             // threatens a win (the search cannot judge turns that lose to it).
             let now = Instant::now();
-            let until = limits
-                .time_budget(me)
-                .map(|t| (now + t / 3, now + t * 2 / 3));
+            let until = time.budget().map(|t| (now + t / 3, now + t * 2 / 3));
             if let Some(won) = self.screen_root(b, &mut root, until) {
                 let found = Found {
                     best: won.0,
@@ -231,12 +241,8 @@ impl Engine6 {
             }
         }
         let first = *root.first()?;
-        let timed = limits.time_budget(me).is_some() || limits.infinite;
-        let max_depth = match (limits.depth, timed || limits.nodes.is_some()) {
-            (Some(d), _) => d,
-            (None, true) => MAX_DEPTH,
-            (None, false) => self.config.depth,
-        };
+        // The limits' depth, else the player's default without a time or node limit.
+        let max_depth = time.depth.unwrap_or(MAX_DEPTH);
         let mut best = Found {
             best: first,
             value: 0,

@@ -7,7 +7,8 @@
 //! a was last set, a = clamp(e, 0.3, 0.7). The player searches two turns with alpha-beta over
 //! candidate pairs of the best single points.
 
-use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
+use crate::player::{GameHistory, InfoSink};
+use crate::search::{Search, TimeManager};
 use boyi_core::{Game, Point, Side};
 use boyi_games::connect6::{Connect6, Move};
 use boyi_games::grid::{self, Board, EMPTY};
@@ -177,7 +178,14 @@ impl Seed003 {
     }
 
     /// Two turns of alpha-beta (own turn, opponent's reply) over F from `me`'s view.
-    fn search(&self, pos: &mut Connect6, me: Side, depth: u32, mut alpha: f64, beta: f64) -> f64 {
+    fn alphabeta(
+        &self,
+        pos: &mut Connect6,
+        me: Side,
+        depth: u32,
+        mut alpha: f64,
+        beta: f64,
+    ) -> f64 {
         if let Some(o) = pos.outcome() {
             let sign = if o.winner == Some(pos.side_to_move()) {
                 1.0
@@ -194,7 +202,7 @@ impl Seed003 {
         let mut best = -2.0 * WIN;
         for mv in self.turns(pos, if depth == 2 { 6 } else { 4 }) {
             pos.play(&mv);
-            let v = -self.search(pos, me, depth - 1, -beta, -alpha);
+            let v = -self.alphabeta(pos, me, depth - 1, -beta, -alpha);
             pos.undo();
             if v > best {
                 best = v;
@@ -220,7 +228,7 @@ impl Seed003 {
         let mut best_v = -3.0 * WIN;
         for mv in self.turns(pos, 6) {
             p.play(&mv);
-            let v = -self.search(&mut p, me, 1, -3.0 * WIN, -best_v);
+            let v = -self.alphabeta(&mut p, me, 1, -3.0 * WIN, -best_v);
             p.undo();
             if v > best_v {
                 best_v = v;
@@ -231,7 +239,7 @@ impl Seed003 {
     }
 }
 
-impl Player<Connect6> for Seed003 {
+impl Search<Connect6> for Seed003 {
     fn name(&self) -> String {
         "boyi:seed003".to_string()
     }
@@ -240,24 +248,18 @@ impl Player<Connect6> for Seed003 {
         self.situation = Situation::default();
     }
 
-    fn choose(
+    /// The paper's revaluation looks one turn ahead: no depth.
+    fn default_depth(&self) -> u32 {
+        1
+    }
+
+    fn search(
         &mut self,
         game: &GameHistory<Connect6>,
-        _limits: &Limits,
-        _stop: &StopFlag,
-        _info: &mut dyn FnMut(Info),
-    ) -> Result<Move, PlayerError> {
-        let pos = game.current();
-        if pos.outcome().is_some() {
-            return Err(PlayerError::GameOver);
-        }
-        match self.best(pos) {
-            Some(m) => Ok(m),
-            None => pos
-                .legal_moves()
-                .into_iter()
-                .next()
-                .ok_or(PlayerError::GameOver),
-        }
+        _root: &[Move],
+        _time: &TimeManager,
+        _info: InfoSink<'_>,
+    ) -> Option<Move> {
+        self.best(game.current())
     }
 }

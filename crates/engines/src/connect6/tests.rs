@@ -1,7 +1,9 @@
 use super::board::{Board6, WINDOW_VALUE};
 use super::*;
+use crate::player::{Limits, StopFlag};
+use crate::search::Engine;
 use boyi_core::rng::SplitMix64;
-use boyi_core::{Point, Side};
+use boyi_core::{Game, Point, Side};
 use boyi_games::connect6::Variant;
 
 fn pos(moves: &str) -> Connect6 {
@@ -11,7 +13,7 @@ fn pos(moves: &str) -> Connect6 {
 }
 
 fn strong_move(p: &Connect6, depth: u32) -> Move {
-    let mut s = Strong6::new(Config::default());
+    let mut s = Engine(Strong6::new(Config::default()));
     s.choose(
         &GameHistory::new(p.clone()),
         &Limits::depth(depth),

@@ -13,8 +13,9 @@ pub mod threat;
 
 use crate::options::{self, OptionDef, Options, PlayerDef};
 use crate::player::Swap2Reply;
-use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
+use crate::player::{GameHistory, InfoSink, Limits, Player, PlayerError, StopFlag};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers, Solution};
+use crate::search::{Search, TimeManager};
 use board::EngineBoard;
 use boyi_core::{Game, TextError};
 use boyi_games::gomoku::{Gomoku, Move};
@@ -34,11 +35,9 @@ impl GamePlayers for Gomoku {
         match spec.name.as_str() {
             "strong" => Some(strong(spec, ctx.seed)),
             "seed000" => Some(seed000::build(&PLAYERS[1], spec)),
-            "seed001" => Some(
-                PLAYERS[2]
-                    .parse(spec)
-                    .map(|_| Box::new(seed001::Seed001) as Box<dyn Player<Gomoku>>),
-            ),
+            "seed001" => Some(PLAYERS[2].parse(spec).map(|_| {
+                Box::new(crate::search::Engine(seed001::Seed001)) as Box<dyn Player<Gomoku>>
+            })),
             _ => None,
         }
     }
@@ -231,7 +230,7 @@ fn config(o: &Options) -> Config {
 fn strong(spec: &BuiltinSpec, seed: u64) -> Result<Box<dyn Player<Gomoku>>, TextError> {
     let mut player = Strong::new(config(&PLAYERS[0].parse(spec)?));
     player.seed = seed;
-    Ok(Box::new(player))
+    Ok(Box::new(crate::search::Engine(player)))
 }
 
 /// Builds the tables every search reads (the patterns of each five rule, the fitted values,
@@ -261,43 +260,52 @@ impl Strong {
         }
     }
 
-    /// The engine's move and value for a position (the value from the mover's view).
+    /// The engine's move and value for a position (the value from the mover's view), within
+    /// `limits` (the swap decisions' short searches; a player goes through [`Search`]).
     pub fn think(
         &mut self,
         pos: &Gomoku,
         limits: &Limits,
         stop: &StopFlag,
-        info: &mut dyn FnMut(Info),
+        info: InfoSink<'_>,
     ) -> Result<(Move, i32), PlayerError> {
         if pos.outcome().is_some() {
             return Err(PlayerError::GameOver);
         }
+        self.engine.fit_memory(limits.memory);
+        let time = TimeManager::new(limits, pos.side_to_move(), stop, self.engine.config.depth);
+        let found = self.think_within(pos, &time, info);
+        let any = || pos.legal_moves().into_iter().next();
+        match found {
+            Some((mv, v)) if pos.is_legal(&mv) => Ok((mv, v)),
+            // Never answer with an illegal move: any legal stone (or pass) instead.
+            _ => any().map(|m| (m, 0)).ok_or(PlayerError::GameOver),
+        }
+    }
+
+    /// The move the search chooses within `time`, and its value; `None` without a candidate.
+    fn think_within(
+        &mut self,
+        pos: &Gomoku,
+        time: &TimeManager,
+        info: InfoSink<'_>,
+    ) -> Option<(Move, i32)> {
         let mut b = EngineBoard::from_game(pos);
         if let Some(p) = search::opening(&b) {
             let mv = Move::Stone(p);
             if pos.is_legal(&mv) {
-                return Ok((mv, 0));
+                return Some((mv, 0));
             }
         }
-        let started = Instant::now();
-        let found = self.engine.search(&mut b, limits, stop, &mut |b, f| {
-            info(search::info(b, f, started))
-        });
-        let mv = match found {
-            Some(f) => (Move::Stone(b.point(f.best)), f.value),
-            None => (Move::Pass, 0),
-        };
-        if pos.is_legal(&mv.0) {
-            Ok(mv)
-        } else {
-            // Never answer with an illegal move: any legal stone (or pass) instead.
-            let any = pos.legal_moves().into_iter().next();
-            any.map(|m| (m, 0)).ok_or(PlayerError::GameOver)
-        }
+        let started = time.started;
+        let found = self
+            .engine
+            .search_within(&mut b, time, &mut |b, f| info(search::info(b, f, started)));
+        found.map(|f| (Move::Stone(b.point(f.best)), f.value))
     }
 }
 
-impl Player<Gomoku> for Strong {
+impl Search<Gomoku> for Strong {
     fn name(&self) -> String {
         "boyi:strong".to_string()
     }
@@ -306,14 +314,22 @@ impl Player<Gomoku> for Strong {
         self.engine.clear();
     }
 
-    fn choose(
+    fn default_depth(&self) -> u32 {
+        self.engine.config.depth
+    }
+
+    fn fit_memory(&mut self, memory: Option<u64>) {
+        self.engine.fit_memory(memory);
+    }
+
+    fn search(
         &mut self,
         game: &GameHistory<Gomoku>,
-        limits: &Limits,
-        stop: &StopFlag,
-        info: &mut dyn FnMut(Info),
-    ) -> Result<Move, PlayerError> {
-        self.think(game.current(), limits, stop, info)
+        _moves: &[Move],
+        time: &TimeManager,
+        info: InfoSink<'_>,
+    ) -> Option<Move> {
+        self.think_within(game.current(), time, info)
             .map(|(m, _)| m)
     }
 

@@ -10,9 +10,9 @@ use super::move_policy::PolicyScorer;
 use super::pattern::{PATTERN_VALUE, Pattern, THREAT_VALUE, Threat};
 use super::threat::{ThreatSearch, collect, fives, has_open_three, playable, threat_points};
 use crate::player::{Info, Limits, StopFlag};
-use crate::search::Deadline;
 use crate::search::score::wide::{MATE, WIN_BOUND, report as to_score};
 use crate::search::tt::{Scale, Table, TtMove};
+use crate::search::{Deadline, TimeManager};
 use boyi_core::{Point, Side};
 use boyi_games::gomoku::Variant;
 use std::time::{Duration, Instant};
@@ -189,7 +189,7 @@ impl Engine {
     /// Keeps the table within half of `memory` (the rest is left to the tables every search
     /// reads and to the process), or at its configured size when there is no limit. A table
     /// of another size starts empty.
-    fn fit_memory(&mut self, memory: Option<u64>) {
+    pub fn fit_memory(&mut self, memory: Option<u64>) {
         let bytes = table_bytes(self.config.hash, memory);
         if bytes != self.tt.bytes() {
             // The old table goes first, so the two are never held at once.
@@ -202,7 +202,8 @@ impl Engine {
         self.tt.clear();
     }
 
-    /// Searches the position of `b` within `limits`, reporting each finished iteration.
+    /// Searches the position of `b` within `limits`, reporting each finished iteration (the
+    /// swap decisions' short searches and tests; players go through [`TimeManager`]).
     pub fn search(
         &mut self,
         b: &mut EngineBoard,
@@ -211,13 +212,23 @@ impl Engine {
         info: &mut dyn FnMut(&EngineBoard, &Found),
     ) -> Option<Found> {
         self.fit_memory(limits.memory);
+        let time = TimeManager::new(limits, b.side(), stop, self.config.depth);
+        self.search_within(b, &time, info)
+    }
+
+    /// Searches the position of `b` within `time`, reporting each finished iteration.
+    pub fn search_within(
+        &mut self,
+        b: &mut EngineBoard,
+        time: &TimeManager,
+        info: &mut dyn FnMut(&EngineBoard, &Found),
+    ) -> Option<Found> {
         self.tt.new_search();
-        let me = b.side();
-        let budget = limits.time_budget(me);
-        let started = Instant::now();
+        let budget = time.budget();
+        let started = time.started;
         // Every deadline below stops here: the main search's (counted from after the threat
         // checks that come first), the early iterations' and the threat check's.
-        let hard = limits.hard_limit(me).map(|h| started + h);
+        let hard = time.hard_until();
         self.nodes = 0;
         self.aborted = false;
         self.lost.clear();
@@ -230,7 +241,7 @@ impl Engine {
             w => w.min(root.len()),
         };
         let first = *root.first()?;
-        if let Some(found) = self.threat_first(b, budget, limits, started) {
+        if let Some(found) = self.threat_first(b, budget, time.given_depth(), started) {
             info(b, &found);
             return Some(found);
         }
@@ -244,22 +255,13 @@ impl Engine {
         let full = budget;
         // The main search's share of the budget when the check must follow it (in eighths).
         let share = if self.config.time_use { 6 } else { 4 };
-        let (limits, budget) = match budget {
-            Some(t) if threatened => {
-                let mut part = limits.clone();
-                part.clock = None;
-                part.movetime = Some(t * share / 8);
-                (part, Some(t * share / 8))
-            }
-            _ => (limits.clone(), budget),
+        let budget = match budget {
+            Some(t) if threatened => Some(t * share / 8),
+            _ => budget,
         };
-        let limits = &limits;
-        let deadline = Deadline::new(limits, me, stop).capped(hard);
-        let max_depth = match (limits.depth, limits.infinite, budget, limits.nodes) {
-            (Some(d), _, _, _) => d,
-            (None, true, _, _) | (None, _, Some(_), _) | (None, _, _, Some(_)) => 60,
-            _ => self.config.depth,
-        };
+        let deadline = time.deadline(budget).capped(hard);
+        // The limits' depth, else the player's default without a time or node limit.
+        let max_depth = time.depth.unwrap_or(60);
         let mut best = Found {
             best: first,
             value: 0,
@@ -275,12 +277,8 @@ impl Engine {
             // time in all, counted from the start of the search, not per iteration, and never
             // past the hard limit.
             self.deadline = Some(if depth <= MIN_DEPTH {
-                let mut first = limits.clone();
-                if let Some(t) = budget {
-                    first.clock = None;
-                    first.movetime = Some((t * 3).saturating_sub(started.elapsed()));
-                }
-                Deadline::new(&first, me, stop).capped(hard)
+                let first = budget.map(|t| (t * 3).saturating_sub(started.elapsed()));
+                time.deadline(first).capped(hard)
             } else {
                 deadline.clone()
             });

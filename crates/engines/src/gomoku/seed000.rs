@@ -6,8 +6,9 @@
 //! centre (天元).
 
 use crate::options::PlayerDef;
-use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
+use crate::player::{GameHistory, InfoSink, Player};
 use crate::registry::BuiltinSpec;
+use crate::search::{Engine, Search, TimeManager};
 use boyi_core::{Game, Point, TextError};
 use boyi_games::gomoku::{Gomoku, Move};
 use boyi_games::grid::{self, Board, EMPTY};
@@ -159,10 +160,10 @@ impl Default for Seed000 {
 
 pub fn build(def: &PlayerDef, spec: &BuiltinSpec) -> Result<Box<dyn Player<Gomoku>>, TextError> {
     let o = def.parse(spec)?;
-    Ok(Box::new(Seed000 {
+    Ok(Box::new(Engine(Seed000 {
         attack: o.get("attack"),
         defence: o.get("defence"),
-    }))
+    })))
 }
 
 impl Seed000 {
@@ -185,22 +186,23 @@ impl Seed000 {
     }
 }
 
-impl Player<Gomoku> for Seed000 {
+impl Search<Gomoku> for Seed000 {
     fn name(&self) -> String {
         "boyi:seed000".to_string()
     }
 
-    fn choose(
+    /// The paper's table looks at the board as it is: no depth.
+    fn default_depth(&self) -> u32 {
+        1
+    }
+
+    fn search(
         &mut self,
         game: &GameHistory<Gomoku>,
-        _limits: &Limits,
-        _stop: &StopFlag,
-        _info: &mut dyn FnMut(Info),
-    ) -> Result<Move, PlayerError> {
-        let pos = game.current();
-        if pos.outcome().is_some() {
-            return Err(PlayerError::GameOver);
-        }
-        Ok(self.best(pos).map_or(Move::Pass, Move::Stone))
+        _root: &[Move],
+        _time: &TimeManager,
+        _info: InfoSink<'_>,
+    ) -> Option<Move> {
+        self.best(game.current()).map(Move::Stone)
     }
 }

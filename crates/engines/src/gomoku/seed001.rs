@@ -6,8 +6,9 @@
 //! points (one direction above 150, or two above 70) end the look-ahead; the move comes from a
 //! 4-ply α-β search whose value is decided by the first two moves unless plies 3–4 kill.
 
-use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
-use boyi_core::{Game, Point, Side};
+use crate::player::{GameHistory, InfoSink};
+use crate::search::{Search, TimeManager};
+use boyi_core::{Game, Point};
 use boyi_games::gomoku::{Gomoku, Move};
 use boyi_games::grid::{self, EMPTY};
 
@@ -285,30 +286,26 @@ impl Seed001 {
     }
 }
 
-impl Player<Gomoku> for Seed001 {
+impl Search<Gomoku> for Seed001 {
     fn name(&self) -> String {
         "boyi:seed001".to_string()
     }
 
-    fn choose(
+    /// The paper's search has its own fixed depth (four plies over three candidates).
+    fn default_depth(&self) -> u32 {
+        1
+    }
+
+    fn search(
         &mut self,
         game: &GameHistory<Gomoku>,
-        _limits: &Limits,
-        _stop: &StopFlag,
-        _info: &mut dyn FnMut(Info),
-    ) -> Result<Move, PlayerError> {
-        let pos = game.current();
-        if pos.outcome().is_some() {
-            return Err(PlayerError::GameOver);
-        }
-        if let Some(p) = Self::best(pos) {
-            return Ok(Move::Stone(p));
-        }
-        let _ = Side::Black;
-        Ok(pos
-            .legal_moves()
-            .into_iter()
-            .find(|m| matches!(m, Move::Stone(_)))
-            .unwrap_or(Move::Pass))
+        root: &[Move],
+        _time: &TimeManager,
+        _info: InfoSink<'_>,
+    ) -> Option<Move> {
+        // Without a pattern move, the first stone rather than a pass.
+        Self::best(game.current())
+            .map(Move::Stone)
+            .or_else(|| root.iter().find(|m| matches!(m, Move::Stone(_))).copied())
     }
 }

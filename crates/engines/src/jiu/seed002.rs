@@ -23,8 +23,9 @@
 
 use super::board::{self, Board, EMPTY, colour, other};
 use crate::options::PlayerDef;
-use crate::player::{GameHistory, Info, Limits, Player, PlayerError, StopFlag};
+use crate::player::{GameHistory, InfoSink, Player};
 use crate::registry::{BuildContext, BuiltinSpec};
+use crate::search::{Engine, Search, TimeManager};
 use boyi_core::{Game, TextError};
 use boyi_games::jiu::board::{BLOCKS, NONE, POINTS, SIZE, index_of};
 use boyi_games::jiu::{Jiu, JiuMove, Phase};
@@ -169,7 +170,7 @@ pub fn build(
             Some(Arc::new(book))
         }
     };
-    Ok(Box::new(Seed002::new(seed, book)))
+    Ok(Box::new(Engine(Seed002::new(seed, book))))
 }
 
 /// The embedded book, read once.
@@ -325,31 +326,30 @@ fn triangle_member(b: &Board, p: u8) -> i32 {
         .count() as i32
 }
 
-impl Player<Jiu> for Seed002 {
+impl Search<Jiu> for Seed002 {
     fn name(&self) -> String {
         "boyi:seed002".to_string()
     }
 
-    fn choose(
+    /// The paper's player has no depth: its strategies look one move ahead.
+    fn default_depth(&self) -> u32 {
+        1
+    }
+
+    fn search(
         &mut self,
         game: &GameHistory<Jiu>,
-        limits: &Limits,
-        _stop: &StopFlag,
-        _info: &mut dyn FnMut(Info),
-    ) -> Result<JiuMove, PlayerError> {
+        root: &[JiuMove],
+        _time: &TimeManager,
+        _info: InfoSink<'_>,
+    ) -> Option<JiuMove> {
         let pos = game.current();
-        if pos.outcome().is_some() {
-            return Err(PlayerError::GameOver);
-        }
-        let mv = match pos.phase() {
+        match pos.phase() {
             Phase::Place => self
                 .book_move(game)
-                .filter(|m| !limits.banned.contains(&pos.format_move(m)))
+                .filter(|m| root.contains(m))
                 .or_else(|| self.place(game).and_then(|p| board::placement(pos, p))),
             Phase::Battle => self.battle(pos),
-        };
-        mv.filter(|m| !limits.banned.contains(&pos.format_move(m)))
-            .or_else(|| limits.root_moves(pos).into_iter().next())
-            .ok_or(PlayerError::GameOver)
+        }
     }
 }

@@ -142,8 +142,8 @@ fn seed002_follows_the_book_then_its_strategies() {
     use seed002::Seed002;
     use std::sync::Arc;
     let book = SequenceBook::from_text("g7 h8 a1 n14 a14\ng7 h8 a1 n14 n1\n").unwrap();
-    let mut booked = Seed002::new(5, Some(Arc::new(book)));
-    let mut plain = Seed002::new(5, None);
+    let mut booked = crate::search::Engine(Seed002::new(5, Some(Arc::new(book))));
+    let mut plain = crate::search::Engine(Seed002::new(5, None));
     let mut game = GameHistory::new(Jiu::new());
     assert_eq!(choose_text(&mut booked, &game), "g7");
     game.push_text("g7").unwrap();

@@ -3,11 +3,10 @@
 //! [`Engine`] turns a [`Search`] into a [`Player`]: it refuses a finished game, keeps banned
 //! moves out of the root, plays a forced reply at once under time limits, sets up the
 //! [`TimeManager`], and returns only a legal move — the search's choice if it is one of the
-//! root moves, else the first root move. Swap openings keep the [`Player`] defaults until a
-//! game with them (Gomoku) moves onto the wrapper and adds them to [`Search`].
+//! root moves, else the first root move. Swap-opening decisions go to the search too.
 
 use super::time::{TimeManager, forced_at_once};
-use crate::player::{GameHistory, InfoSink, Limits, Player, PlayerError, StopFlag};
+use crate::player::{GameHistory, InfoSink, Limits, Player, PlayerError, StopFlag, Swap2Reply};
 use boyi_core::Game;
 
 /// A game's search, as [`Engine`] drives it.
@@ -24,6 +23,30 @@ pub trait Search<G: Game>: Send {
     /// The nodes searched when the limits give no bound at all (`None`: the depth alone).
     fn default_nodes(&self) -> Option<u64> {
         None
+    }
+
+    /// The memory a search may take (Gomocup's `max_memory`), before each search: tables
+    /// beyond it shrink.
+    fn fit_memory(&mut self, memory: Option<u64>) {
+        let _ = memory;
+    }
+
+    /// A swap1 opening decision ([`Player::swap1`]).
+    fn swap1(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
+        let _ = (game, limits);
+        Err(PlayerError::Unsupported(format!(
+            "{} does not play swap1 openings",
+            self.name()
+        )))
+    }
+
+    /// A swap2 opening decision ([`Player::swap2`]).
+    fn swap2(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
+        let _ = (game, limits);
+        Err(PlayerError::Unsupported(format!(
+            "{} does not play swap2 openings",
+            self.name()
+        )))
     }
 
     /// The best move in `game.current()` among `moves` (legal, not banned, never empty),
@@ -71,10 +94,19 @@ impl<G: Game, S: Search<G>> Player<G> for Engine<S> {
         if forced_at_once(limits, moves.len()) {
             return Ok(first);
         }
+        self.0.fit_memory(limits.memory);
         let time = TimeManager::new(limits, pos.side_to_move(), stop, self.0.default_depth())
             .with_default_nodes(self.0.default_nodes());
         let chosen = self.0.search(game, &moves, &time, info);
         Ok(chosen.filter(|m| moves.contains(m)).unwrap_or(first))
+    }
+
+    fn swap1(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
+        self.0.swap1(game, limits)
+    }
+
+    fn swap2(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
+        self.0.swap2(game, limits)
     }
 }
 
@@ -138,6 +170,24 @@ mod tests {
         };
         let answer = choose(&mut Engine(Fixed(Some(last.clone()))), &game, &banned).unwrap();
         assert_ne!(answer, last);
+    }
+
+    #[test]
+    fn swap_decisions_and_moves_go_through_to_the_search() {
+        use crate::testing::Swapper;
+        use boyi_games::gomoku::{Gomoku, Variant};
+        let mut game = GameHistory::new(Gomoku::start(&Variant::Freestyle, None).unwrap());
+        let mut engine = Engine(Swapper);
+        Swapper::check_wrapped(&mut engine, &mut game);
+        let mv = engine
+            .choose(
+                &game,
+                &Limits::depth(1),
+                &StopFlag::new(),
+                &mut |_: Info| {},
+            )
+            .unwrap();
+        assert_eq!(mv, game.current().legal_moves()[0]);
     }
 
     #[test]

@@ -7,9 +7,12 @@
 //!   longer than all before it) and the maximum (the search stops wherever it is). The
 //!   maximum never exceeds a share of the time left minus a fixed overhead for the transport
 //!   of the move, nor the per-move cap, so the engine never loses on time.
-//! - [`Deadline`] serves searches without iteration control (the seed baselines, and the
-//!   Gomoku and Connect6 engines, which keep their own time policies): one budget,
-//!   [`Limits::time_budget`], that ends the search wherever it is.
+//!   For engines that share their time out themselves (Gomoku's threat checks and first
+//!   iterations, Connect6's threat screen), it also gives the budget of the move
+//!   ([`Limits::time_budget`]), the hard limit no share may pass ([`Limits::hard_limit`]),
+//!   and [`Deadline`]s for the parts.
+//! - [`Deadline`] serves searches without iteration control (the seed baselines and the parts
+//!   of a shared-out search): one budget that ends the search wherever it is.
 
 use crate::player::{Limits, StopFlag, earliest};
 use boyi_core::Side;
@@ -29,6 +32,9 @@ pub struct TimeManager {
     pub depth: Option<u32>,
     /// Nothing but the per-move cap bounds the search: the player's own defaults apply.
     unbounded: bool,
+    /// The move's budget and hard limit, for engines that share the time out themselves.
+    budget: Option<Duration>,
+    hard: Option<Duration>,
     stop: StopFlag,
 }
 
@@ -59,6 +65,8 @@ impl TimeManager {
                 limits.depth
             },
             unbounded,
+            budget: limits.time_budget(side),
+            hard: limits.hard_limit(side),
             stop: stop.clone(),
         }
     }
@@ -80,6 +88,35 @@ impl TimeManager {
         self.stop.is_stopped()
             || self.nodes.is_some_and(|n| nodes >= n)
             || self.maximum.is_some_and(|m| self.elapsed() >= m)
+    }
+
+    /// The depth the limits give (not the player's default).
+    pub fn given_depth(&self) -> Option<u32> {
+        if self.unbounded { None } else { self.depth }
+    }
+
+    /// The time the move may take, for a search that shares it out itself:
+    /// [`Limits::time_budget`].
+    pub fn budget(&self) -> Option<Duration> {
+        self.budget
+    }
+
+    /// When no part of the search may run past: [`Limits::hard_limit`] from the start.
+    pub fn hard_until(&self) -> Option<Instant> {
+        self.hard.map(|h| self.started + h)
+    }
+
+    /// A deadline `within` from now (none: only the stop flag and the node limit), for one
+    /// part of a search.
+    pub fn deadline(&self, within: Option<Duration>) -> Deadline {
+        let started = Instant::now();
+        Deadline {
+            stop: self.stop.clone(),
+            started,
+            until: within.map(|d| started + d),
+            nodes: self.nodes,
+            every_node: false,
+        }
     }
 
     /// Whether the stop flag alone is raised.

@@ -173,7 +173,7 @@ fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Xiangqi>>, TextError> {
 
 fn seed004(spec: &BuiltinSpec) -> Result<Box<dyn Player<Xiangqi>>, TextError> {
     let o = PLAYERS[1].parse(spec)?;
-    Ok(Box::new(seed004::Seed004::new(o.get("depth"))))
+    Ok(Box::new(Engine(seed004::Seed004::new(o.get("depth")))))
 }
 
 /// The strong engine's search; [`Engine`] makes it a player.

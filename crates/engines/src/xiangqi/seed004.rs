@@ -4,8 +4,8 @@
 //! describes. The only additions are what a player must do: a side without a legal move
 //! loses, and the search gives up at its time limit with the best root move so far.
 
-use crate::player::{GameHistory, Info, InfoSink, Limits, Player, PlayerError, Score, StopFlag};
-use crate::search::Deadline;
+use crate::player::{GameHistory, Info, InfoSink, Score};
+use crate::search::{Deadline, Search, TimeManager};
 use boyi_core::Game;
 use boyi_games::xiangqi::board::{Kind, kind_of};
 use boyi_games::xiangqi::{Board, Move, MoveList, Xiangqi};
@@ -54,14 +54,14 @@ pub fn material(board: &Board) -> i32 {
     total
 }
 
-struct Search<'a> {
+struct Minimax<'a> {
     board: Board,
     deadline: &'a Deadline,
     nodes: u64,
     out_of_time: bool,
 }
 
-impl Search<'_> {
+impl Minimax<'_> {
     /// Negamax form of minimax with alpha-beta.
     fn alphabeta(&mut self, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
@@ -93,31 +93,34 @@ impl Search<'_> {
     }
 }
 
-impl Player<Xiangqi> for Seed004 {
+impl Search<Xiangqi> for Seed004 {
     fn name(&self) -> String {
         format!("boyi:seed004?depth={}", self.depth)
     }
 
-    fn choose(
+    fn default_depth(&self) -> u32 {
+        self.depth
+    }
+
+    fn search(
         &mut self,
         game: &GameHistory<Xiangqi>,
-        limits: &Limits,
-        stop: &StopFlag,
+        root: &[Move],
+        time: &TimeManager,
         info: InfoSink<'_>,
-    ) -> Result<Move, PlayerError> {
+    ) -> Option<Move> {
         let pos = game.current();
-        let root = limits.root_moves(pos);
-        let first = *root.first().ok_or(PlayerError::GameOver)?;
-        let deadline = Deadline::new(limits, pos.side_to_move(), stop);
-        let depth = limits.depth.unwrap_or(self.depth).max(1);
-        let mut s = Search {
+        let first = *root.first()?;
+        let deadline = time.deadline(time.budget());
+        let depth = time.given_depth().unwrap_or(self.depth).max(1);
+        let mut s = Minimax {
             board: pos.board().clone(),
             deadline: &deadline,
             nodes: 0,
             out_of_time: false,
         };
         let (mut best, mut best_score) = (first, -WIN - 1);
-        for &m in &root {
+        for &m in root {
             let cap = s.board.make(m);
             let v = -s.alphabeta(depth - 1, -WIN - 1, -best_score);
             s.board.unmake(m, cap);
@@ -142,7 +145,7 @@ impl Player<Xiangqi> for Seed004 {
             time: Some(deadline.started.elapsed()),
             ..Info::default()
         });
-        Ok(best)
+        Some(best)
     }
 }
 

@@ -104,7 +104,7 @@ impl Engine {
         &mut self,
         b: &mut EngineBoard,
         budget: Option<Duration>,
-        limits: &Limits,
+        depth: Option<u32>,
         started: Instant,
     ) -> Option<Found> {
         let share = |f: u32| budget.map(|t| started + t / f);
@@ -114,7 +114,7 @@ impl Engine {
         if vcf {
             return Some(self.threat_found(true));
         }
-        if !self.config.vct || limits.depth.is_some_and(|d| d < 4) {
+        if !self.config.vct || depth.is_some_and(|d| d < 4) {
             return None;
         }
         self.threats.reset(150_000, share(self.config.vct_share));
