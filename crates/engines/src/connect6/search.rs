@@ -9,7 +9,8 @@ use super::learned;
 use super::threats::{Tss, blocking_replies, single_blockable, threat_candidates};
 use crate::player::{Info, Limits, StopFlag};
 use crate::search::score::wide::{MATE, WIN_BOUND, report as to_score};
-use crate::search::tt::{Bound, Entry, Scale, Table, TtMove};
+use crate::search::score::{Scale, WIDE};
+use crate::search::tt::{Bound, Entry, Table, TtMove};
 use crate::search::{Deadline, TimeManager};
 use boyi_core::Side;
 use std::time::Instant;
@@ -36,7 +37,7 @@ const ONE_STONE: u32 = (1 << 10) - 1;
 
 impl TtMove for Stored {
     const BITS: u32 = 20;
-    const SCALE: Scale = Scale::Wide;
+    const SCALE: Scale = WIDE;
 
     #[inline(always)]
     fn to_bits(self) -> u32 {

@@ -11,7 +11,8 @@ use super::pattern::{PATTERN_VALUE, Pattern, THREAT_VALUE, Threat};
 use super::threat::{ThreatSearch, collect, fives, has_open_three, playable, threat_points};
 use crate::player::{Info, Limits, StopFlag};
 use crate::search::score::wide::{MATE, WIN_BOUND, report as to_score};
-use crate::search::tt::{Scale, Table, TtMove};
+use crate::search::score::{Scale, WIDE};
+use crate::search::tt::{Table, TtMove};
 use crate::search::{Deadline, TimeManager};
 use boyi_core::{Point, Side};
 use boyi_games::gomoku::Variant;
@@ -60,7 +61,7 @@ impl Cell {
 
 impl TtMove for Cell {
     const BITS: u32 = 10;
-    const SCALE: Scale = Scale::Wide;
+    const SCALE: Scale = WIDE;
     /// Quiescence entries have negative depths, and entries of the static value alone -128.
     const DEPTH_MIN: i32 = -128;
     const PV_MARK: bool = true;

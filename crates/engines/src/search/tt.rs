@@ -16,7 +16,7 @@
 //! Decided values (mates, rule wins) are stored relative to the node and turned back into
 //! distance from the root on probing ([`super::score`]).
 
-use super::score;
+use super::score::{self, Scale};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -26,7 +26,7 @@ pub trait TtMove: Copy + Default + Eq {
     /// Bits the move takes; the value takes its scale's, the mark one if asked for, the static
     /// evaluation the rest of 48.
     const BITS: u32 = 16;
-    const SCALE: Scale = Scale::Narrow;
+    const SCALE: Scale = score::NARROW;
     /// The shallowest depth kept: the depth field holds the 256 depths from here (below 0 for
     /// a search that stores quiescence and evaluation-only entries).
     const DEPTH_MIN: i32 = 0;
@@ -35,40 +35,6 @@ pub trait TtMove: Copy + Default + Eq {
     /// The move in its low [`Self::BITS`] bits; `Default` must give 0.
     fn to_bits(self) -> u32;
     fn from_bits(bits: u32) -> Self;
-}
-
-/// The value scale of a game's search ([`score`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scale {
-    /// [`score::MATE`]: values in 16 bits.
-    Narrow,
-    /// [`score::wide::MATE`]: values in 21 bits.
-    Wide,
-}
-
-impl Scale {
-    const fn bits(self) -> u32 {
-        match self {
-            Scale::Narrow => 16,
-            Scale::Wide => 21,
-        }
-    }
-
-    #[inline(always)]
-    fn stored(self, v: i32, ply: i32) -> i32 {
-        match self {
-            Scale::Narrow => score::to_tt(v, ply),
-            Scale::Wide => score::wide::to_tt(v, ply),
-        }
-    }
-
-    #[inline(always)]
-    fn probed(self, v: i32, ply: i32) -> i32 {
-        match self {
-            Scale::Narrow => score::from_tt(v, ply),
-            Scale::Wide => score::wide::from_tt(v, ply),
-        }
-    }
 }
 
 /// The bound kind of a stored value.
@@ -259,7 +225,7 @@ impl<M: TtMove> Table<M> {
 #[inline(always)]
 fn pack<M: TtMove>(e: Entry<M>, age: u8, ply: i32) -> u64 {
     let (value_at, eval_at, eval_bits) = fields::<M>();
-    let value = field(M::SCALE.stored(e.score, ply), eval_at - value_at);
+    let value = field(M::SCALE.to_tt(e.score, ply), eval_at - value_at);
     let eval = if e.eval == NO_EVAL {
         1 << (eval_bits - 1)
     } else {
@@ -286,7 +252,7 @@ fn unpack<M: TtMove>(data: u64, ply: i32) -> Entry<M> {
     let eval = signed(data, eval_at, eval_bits);
     Entry {
         mv: M::from_bits((data & ((1 << M::BITS) - 1)) as u32),
-        score: M::SCALE.probed(signed(data, value_at, eval_at - value_at), ply),
+        score: M::SCALE.from_tt(signed(data, value_at, eval_at - value_at), ply),
         eval: if eval == -(1 << (eval_bits - 1)) {
             NO_EVAL
         } else {
@@ -387,7 +353,7 @@ mod tests {
 
     impl TtMove for Long {
         const BITS: u32 = 20;
-        const SCALE: Scale = Scale::Wide;
+        const SCALE: Scale = score::WIDE;
         fn to_bits(self) -> u32 {
             self.0
         }
@@ -424,7 +390,7 @@ mod tests {
 
     impl TtMove for Marked {
         const BITS: u32 = 10;
-        const SCALE: Scale = Scale::Wide;
+        const SCALE: Scale = score::WIDE;
         const DEPTH_MIN: i32 = -128;
         const PV_MARK: bool = true;
         fn to_bits(self) -> u32 {
