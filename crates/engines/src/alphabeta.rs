@@ -173,6 +173,7 @@ impl<G: Game, E: Evaluator<G>> Player<G> for AlphaBeta<G, E> {
                 depth,
                 to_score(v),
                 &pv,
+                |_, m| Some(m.clone()),
                 search.nodes,
                 elapsed,
             ));

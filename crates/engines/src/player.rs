@@ -217,6 +217,13 @@ pub enum PlayerError {
     GameOver,
 }
 
+impl PlayerError {
+    /// `player` has no decisions for the `rule` opening (`swap1`, `swap2`).
+    pub fn no_swap(player: &str, rule: &str) -> PlayerError {
+        PlayerError::Unsupported(format!("{player} does not play {rule} openings"))
+    }
+}
+
 /// The shared flag that asks a running search to stop as soon as it can.
 #[derive(Debug, Clone, Default)]
 pub struct StopFlag(Arc<AtomicBool>);
@@ -284,10 +291,7 @@ pub trait Player<G: Game>: Send {
     /// as white. Players without swap openings say so.
     fn swap1(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
         let _ = (game, limits);
-        Err(PlayerError::Unsupported(format!(
-            "{} does not play swap1 openings",
-            self.name()
-        )))
+        Err(PlayerError::no_swap(&self.name(), "swap1"))
     }
 
     /// A decision of the swap2 opening (Gomoku) in `game.current()`: on the empty board the
@@ -295,10 +299,7 @@ pub trait Player<G: Game>: Send {
     /// five, swap or play the next stone. Players without swap openings say so.
     fn swap2(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
         let _ = (game, limits);
-        Err(PlayerError::Unsupported(format!(
-            "{} does not play swap2 openings",
-            self.name()
-        )))
+        Err(PlayerError::no_swap(&self.name(), "swap2"))
     }
 }
 

@@ -335,16 +335,6 @@ impl Board6 {
         self.near[p] != 0
     }
 
-    /// The game move of a turn (a winning single stone is a one-stone move).
-    pub fn to_move(&self, a: usize, b: Option<usize>, pos: &Connect6) -> Move {
-        let (pa, pb) = (self.point(a), b.map(|b| self.point(b)));
-        match pb {
-            Some(pb) if !pos.wins_alone(pa) && !pos.wins_alone(pb) => Move::two(pa, pb),
-            Some(pb) if pos.wins_alone(pb) => Move::One(pb),
-            _ => Move::One(pa),
-        }
-    }
-
     /// Checks the incremental state against a rebuild (tests).
     pub fn consistent(&self) -> bool {
         let mut fresh = Board6::new(self.size);
@@ -393,4 +383,16 @@ fn neighbourhoods(size: usize) -> (Vec<u16>, Vec<u8>) {
         }
     }
     (list, len)
+}
+
+/// The game move of a turn of points `a` and `b` (board indices on a board of `size` lines)
+/// in `pos`: a winning single stone is a one-stone move.
+pub fn to_move(size: usize, a: usize, b: Option<usize>, pos: &Connect6) -> Move {
+    let point = |i: usize| Point::from_index(i, size);
+    let (pa, pb) = (point(a), b.map(point));
+    match pb {
+        Some(pb) if !pos.wins_alone(pa) && !pos.wins_alone(pb) => Move::two(pa, pb),
+        Some(pb) if pos.wins_alone(pb) => Move::One(pb),
+        _ => Move::One(pa),
+    }
 }

@@ -16,6 +16,17 @@ pub struct Pair {
     pub score: i32,
 }
 
+/// No turn (the filler of an empty principal-variation table).
+impl Default for Pair {
+    fn default() -> Pair {
+        Pair {
+            a: NONE,
+            b: NONE,
+            score: 0,
+        }
+    }
+}
+
 impl Pair {
     pub fn second(&self) -> Option<usize> {
         (self.b != NONE).then_some(self.b as usize)

@@ -12,6 +12,8 @@ pub mod weights;
 use crate::options::{self, OptionDef, Options, PlayerDef};
 use crate::player::{GameHistory, InfoSink, Player};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
+use crate::search::pv::thinking;
+use crate::search::score::WIDE;
 use crate::search::{Search, TimeManager};
 use board::Board6;
 use boyi_core::TextError;
@@ -268,11 +270,15 @@ impl Search<Connect6> for Strong6 {
         let pos = game.current();
         let mut b = Board6::from_game(pos);
         let size = b.size();
-        let started = time.started;
-        let found = self
-            .engine
-            .search_within(&mut b, time, &mut |f| info(search::info(size, f, started)));
-        found.map(|f| b.to_move(f.best.a as usize, f.best.second(), pos))
+        let found = self.engine.search_within(&mut b, time, &mut |f| {
+            let turn = |at: &Connect6, t: &search::Pair| {
+                Some(board::to_move(size, t.a as usize, t.second(), at))
+            };
+            let score = WIDE.report(f.value);
+            let line = thinking(pos, f.depth, score, &f.pv, turn, f.nodes, time.elapsed());
+            info(line);
+        });
+        found.map(|f| board::to_move(size, f.best.a as usize, f.best.second(), pos))
     }
 }
 

@@ -7,8 +7,9 @@
 use super::board::{Board6, WINDOW_VALUE};
 use super::learned;
 use super::threats::{Tss, blocking_replies, single_blockable, threat_candidates};
-use crate::player::{Info, Limits, StopFlag};
-use crate::search::score::wide::{MATE, WIN_BOUND, report as to_score};
+use crate::player::{Limits, StopFlag};
+use crate::search::pv::PvTable;
+use crate::search::score::wide::{MATE, WIN_BOUND};
 use crate::search::score::{Scale, WIDE};
 use crate::search::tt::{Bound, Entry, Table, TtMove};
 use crate::search::{Deadline, TimeManager};
@@ -149,7 +150,7 @@ pub struct Engine6 {
     deadline: Option<Deadline>,
     pool: Vec<Vec<Pair>>,
     singles: Vec<Vec<(usize, i32)>>,
-    pv: Vec<Vec<Pair>>,
+    pv: PvTable<Pair>,
     /// Scratch for candidate point pairs of threat moves.
     cands: Vec<(u16, u16)>,
     /// Scratch for the threat-making pairs kept a place in [`Self::generate`].
@@ -171,7 +172,7 @@ impl Engine6 {
             deadline: None,
             pool: Vec::new(),
             singles: Vec::new(),
-            pv: vec![Vec::new(); MAX_PLY + 1],
+            pv: PvTable::new(MAX_PLY),
             cands: Vec::with_capacity(256),
             forcing: Vec::new(),
             replies: Vec::new(),
@@ -256,13 +257,13 @@ impl Engine6 {
             // An unfinished iteration counts only for a turn that beat the previous best
             // with a finished search (the first iteration always counts).
             let keep = !self.aborted || depth == 1 || improved;
-            if keep && let Some(&m) = self.pv[0].first() {
+            if keep && let Some(&m) = self.pv.root_line().first() {
                 best = Found {
                     best: m,
                     value: v,
                     depth,
                     nodes: self.nodes,
-                    pv: self.pv[0].clone(),
+                    pv: self.pv.root_line().to_vec(),
                 };
             }
             best.nodes = self.nodes;
@@ -479,7 +480,7 @@ impl Engine6 {
     /// One iteration over the root turns: its value, and whether a turn other than the first
     /// became best with a finished search.
     fn root(&mut self, b: &mut Board6, moves: &mut [Pair], depth: i32) -> (i32, bool) {
-        if let Some(&pv) = self.pv[0].first()
+        if let Some(&pv) = self.pv.root_line().first()
             && let Some(k) = moves.iter().position(|m| (m.a, m.b) == (pv.a, pv.b))
         {
             moves[..=k].rotate_right(1);
@@ -505,7 +506,7 @@ impl Engine6 {
             if v > best {
                 best = v;
                 improved = n > 0;
-                self.set_pv(0, m);
+                self.pv.update(0, m);
             }
             alpha = alpha.max(v);
         }
@@ -515,7 +516,7 @@ impl Engine6 {
     /// Counts a node and checks the deadline.
     fn enter(&mut self, ply: usize) {
         self.nodes += 1;
-        self.pv[ply].clear();
+        self.pv.clear(ply);
         if self
             .deadline
             .as_ref()
@@ -523,13 +524,6 @@ impl Engine6 {
         {
             self.aborted = true;
         }
-    }
-
-    fn set_pv(&mut self, ply: usize, m: Pair) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        head[ply].clear();
-        head[ply].push(m);
-        head[ply].extend_from_slice(&tail[0]);
     }
 
     fn negamax(
@@ -595,7 +589,7 @@ impl Engine6 {
                 best_move = m;
                 if v > alpha {
                     alpha = v;
-                    self.set_pv(ply, m);
+                    self.pv.update(ply, m);
                 }
             }
             if alpha >= beta {
@@ -696,7 +690,7 @@ impl Engine6 {
                 best = v;
                 if v > alpha {
                     alpha = v;
-                    self.set_pv(ply, m);
+                    self.pv.update(ply, m);
                 }
             }
             if alpha >= beta {
@@ -744,26 +738,4 @@ impl Engine6 {
 /// completes six).
 pub fn won_within(v: i32, depth: u32) -> bool {
     v > WIN_BOUND && MATE - v <= depth as i32 + 2
-}
-
-pub fn info(size: usize, f: &Found, started: Instant) -> Info {
-    let time = started.elapsed();
-    let point = |i: usize| boyi_core::Point::from_index(i, size);
-    let text = |p: &Pair| {
-        let (a, c) = (point(p.a as usize), p.second().map(point));
-        match c {
-            Some(c) if c < a => format!("{c} {a}"),
-            Some(c) => format!("{a} {c}"),
-            None => a.to_string(),
-        }
-    };
-    Info {
-        depth: Some(f.depth),
-        score: Some(to_score(f.value)),
-        pv: f.pv.iter().map(text).collect(),
-        nodes: Some(f.nodes),
-        nps: Some((f.nodes as f64 / time.as_secs_f64().max(1e-6)) as u64),
-        time: Some(time),
-        text: None,
-    }
 }

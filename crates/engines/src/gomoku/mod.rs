@@ -15,6 +15,8 @@ use crate::options::{self, OptionDef, Options, PlayerDef};
 use crate::player::Swap2Reply;
 use crate::player::{GameHistory, InfoSink, Limits, Player, PlayerError, StopFlag};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers, Solution};
+use crate::search::pv::thinking;
+use crate::search::score::WIDE;
 use crate::search::{Search, TimeManager};
 use board::EngineBoard;
 use boyi_core::{Game, TextError};
@@ -297,10 +299,12 @@ impl Strong {
                 return Some((mv, 0));
             }
         }
-        let started = time.started;
-        let found = self
-            .engine
-            .search_within(&mut b, time, &mut |b, f| info(search::info(b, f, started)));
+        let found = self.engine.search_within(&mut b, time, &mut |b, f| {
+            let stone = |_: &Gomoku, &i: &usize| Some(Move::Stone(b.point(i)));
+            let score = WIDE.report(f.value);
+            let line = thinking(pos, f.depth, score, &f.pv, stone, f.nodes, time.elapsed());
+            info(line);
+        });
         found.map(|f| (Move::Stone(b.point(f.best)), f.value))
     }
 }

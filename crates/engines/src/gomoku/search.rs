@@ -9,8 +9,9 @@ use super::learned::{TEMPO, THREAT_WEIGHTS};
 use super::move_policy::PolicyScorer;
 use super::pattern::{PATTERN_VALUE, Pattern, THREAT_VALUE, Threat};
 use super::threat::{ThreatSearch, collect, fives, has_open_three, playable, threat_points};
-use crate::player::{Info, Limits, StopFlag};
-use crate::search::score::wide::{MATE, WIN_BOUND, report as to_score};
+use crate::player::{Limits, StopFlag};
+use crate::search::pv::PvTable;
+use crate::search::score::wide::{MATE, WIN_BOUND};
 use crate::search::score::{Scale, WIDE};
 use crate::search::tt::{Table, TtMove};
 use crate::search::{Deadline, TimeManager};
@@ -160,7 +161,7 @@ pub struct Engine {
     deadline: Option<Deadline>,
     threats: ThreatSearch,
     pool: Vec<Vec<(usize, i32)>>,
-    pv_table: Vec<Vec<usize>>,
+    pv_table: PvTable<usize>,
     scratch: Vec<usize>,
     /// Root moves some iteration of this search found lost.
     lost: Vec<usize>,
@@ -178,7 +179,7 @@ impl Engine {
             deadline: None,
             threats: ThreatSearch::default(),
             pool: Vec::new(),
-            pv_table: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            pv_table: PvTable::new(MAX_PLY),
             scratch: Vec::with_capacity(64),
             lost: Vec::new(),
             sel: selective::State::new(),
@@ -270,7 +271,7 @@ impl Engine {
             pv: vec![first],
             nodes: 0,
         };
-        self.pv_table[0].clear();
+        self.pv_table.clear(0);
         for depth in 1..=max_depth {
             // The first iterations get up to three times the time: they are short (a few
             // thousand nodes), and a shallower search misjudges threes, so a loaded machine
@@ -300,7 +301,7 @@ impl Engine {
                 }
                 break;
             }
-            let pv = self.pv_table[0].clone();
+            let pv = self.pv_table.root_line().to_vec();
             if let Some(&m) = pv.first() {
                 best = Found {
                     best: m,
@@ -372,14 +373,6 @@ impl Engine {
         }
         scored.into_iter().map(|(i, _)| i).collect()
     }
-
-    fn set_pv(&mut self, ply: usize, m: usize) {
-        let (head, tail) = self.pv_table.split_at_mut(ply + 1);
-        let line = &mut head[ply];
-        line.clear();
-        line.push(m);
-        line.extend_from_slice(&tail[0]);
-    }
 }
 
 /// The table's bytes: `mb` megabytes, within half of `memory` if one is given, whole
@@ -388,20 +381,6 @@ fn table_bytes(mb: usize, memory: Option<u64>) -> usize {
     let cap = memory.map_or(usize::MAX, |m| usize::try_from(m / 2).unwrap_or(usize::MAX));
     let bytes = (mb << 20).min(cap).max(16 << 10);
     bytes / 32 * 32
-}
-
-/// Thinking output of one iteration.
-pub fn info(b: &EngineBoard, f: &Found, started: Instant) -> Info {
-    let time = started.elapsed();
-    Info {
-        depth: Some(f.depth),
-        score: Some(to_score(f.value)),
-        pv: f.pv.iter().map(|&i| b.point(i).to_string()).collect(),
-        nodes: Some(f.nodes),
-        nps: Some((f.nodes as f64 / time.as_secs_f64().max(1e-6)) as u64),
-        time: Some(time),
-        text: None,
-    }
 }
 
 /// A sensible first stone on an empty board: the centre; the second, diagonal to the first

@@ -16,6 +16,7 @@ pub mod seed002;
 use crate::options::{self, OptionDef, PlayerDef};
 use crate::player::{GameHistory, Info, InfoSink, Player};
 use crate::registry::{BenchPosition, BuildContext, BuiltinSpec, GamePlayers};
+use crate::search::pv::thinking;
 use crate::search::{Search, TimeManager, score};
 use board::Board;
 use boyi_core::{Game, TextError};
@@ -178,19 +179,18 @@ impl Strong {
         let found = self
             .engine
             .search(&mut b, max_depth, time, &mut |f, nodes| {
-                let elapsed = time.elapsed();
-                let pv = board::to_rules_move(pos, &f.best)
-                    .map(|m| vec![pos.format_move(&m)])
-                    .unwrap_or_default();
-                info(Info {
-                    depth: Some(f.depth),
-                    score: Some(score::report(f.value)),
-                    pv,
-                    nodes: Some(nodes),
-                    nps: Some((nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64),
-                    time: Some(elapsed),
-                    text: None,
-                })
+                let score = score::report(f.value);
+                let line = [f.best];
+                let as_move = |at: &Jiu, m: &_| board::to_rules_move(at, m);
+                info(thinking(
+                    pos,
+                    f.depth,
+                    score,
+                    &line,
+                    as_move,
+                    nodes,
+                    time.elapsed(),
+                ))
             });
         found.and_then(|f| board::to_rules_move(pos, &f.best))
     }

@@ -34,19 +34,13 @@ pub trait Search<G: Game>: Send {
     /// A swap1 opening decision ([`Player::swap1`]).
     fn swap1(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
         let _ = (game, limits);
-        Err(PlayerError::Unsupported(format!(
-            "{} does not play swap1 openings",
-            self.name()
-        )))
+        Err(PlayerError::no_swap(&self.name(), "swap1"))
     }
 
     /// A swap2 opening decision ([`Player::swap2`]).
     fn swap2(&mut self, game: &GameHistory<G>, limits: &Limits) -> Result<Swap2Reply, PlayerError> {
         let _ = (game, limits);
-        Err(PlayerError::Unsupported(format!(
-            "{} does not play swap2 openings",
-            self.name()
-        )))
+        Err(PlayerError::no_swap(&self.name(), "swap2"))
     }
 
     /// The best move in `game.current()` among `moves` (legal, not banned, never empty),

@@ -47,25 +47,29 @@ impl<M: Copy + Default> PvTable<M> {
     }
 }
 
-/// The report of one finished iteration: depth, score, the line as canonical move texts
-/// (each formatted in the position it is played in), nodes, speed and time.
-pub fn thinking<G: Game>(
+/// The report of one finished iteration: depth, score, the line as canonical move texts,
+/// nodes, speed and time. The line is in the engine's own moves, each made a move of the
+/// game by `as_move` in the position it is played in and formatted there; it ends early at
+/// a move that has no game move there or is not legal there, so a report never plays an
+/// illegal move.
+pub fn thinking<G: Game, L>(
     pos: &G,
     depth: u32,
     score: Score,
-    line: &[G::Move],
+    line: &[L],
+    as_move: impl Fn(&G, &L) -> Option<G::Move>,
     nodes: u64,
     elapsed: Duration,
 ) -> Info {
     let mut at = pos.clone();
-    let pv = line
-        .iter()
-        .map(|m| {
-            let text = at.format_move(m);
-            at.play(m);
-            text
-        })
-        .collect();
+    let mut pv = Vec::with_capacity(line.len());
+    for m in line {
+        let Some(m) = as_move(&at, m).filter(|m| at.is_legal(m)) else {
+            break;
+        };
+        pv.push(at.format_move(&m));
+        at.play(&m);
+    }
     Info {
         depth: Some(depth),
         score: Some(score),
@@ -108,12 +112,30 @@ mod tests {
         after.play(&moves[0]);
         let second = after.legal_moves()[0];
         let mate = Score::Mate(2);
-        let info = thinking(&pos, 3, mate, &[moves[0], second], 500, Duration::ZERO);
+        let line = [moves[0], second];
+        let info = thinking(&pos, 3, mate, &line, |_, m| Some(*m), 500, Duration::ZERO);
         assert_eq!(
             info.pv,
             vec![pos.format_move(&moves[0]), after.format_move(&second)]
         );
         assert_eq!(info.score, Some(mate));
         assert_eq!((info.depth, info.nodes), (Some(3), Some(500)));
+    }
+
+    #[test]
+    fn the_line_ends_at_a_move_that_is_not_legal_in_its_position() {
+        let pos = TicTacToe::start(&NoVariant, None).unwrap();
+        let first = pos.legal_moves()[0];
+        // The same square twice: the second is taken.
+        let info = thinking(
+            &pos,
+            2,
+            Score::Units(0),
+            &[first, first],
+            |_, m| Some(*m),
+            9,
+            Duration::ZERO,
+        );
+        assert_eq!(info.pv, vec![pos.format_move(&first)]);
     }
 }

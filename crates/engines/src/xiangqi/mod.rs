@@ -281,6 +281,7 @@ impl Search<Xiangqi> for Strong {
                 r.depth,
                 score::report(r.score),
                 &r.pv,
+                |_, m| Some(*m),
                 r.nodes,
                 time.elapsed(),
             ))

@@ -208,7 +208,7 @@ impl Engine {
     #[inline]
     fn enter_node(&mut self, b: &EngineBoard, ply: usize, pv: bool) -> Option<i32> {
         if pv {
-            self.pv_table[ply].clear();
+            self.pv_table.clear(ply);
         }
         if self.tick() {
             return Some(0);
@@ -253,7 +253,7 @@ impl Engine {
         moves: &mut [usize],
         depth: i32,
     ) -> (i32, usize) {
-        if let Some(&pv) = self.pv_table[0].first()
+        if let Some(&pv) = self.pv_table.root_line().first()
             && let Some(k) = moves.iter().position(|&m| m == pv)
         {
             moves[..=k].rotate_right(1);
@@ -363,7 +363,7 @@ impl Engine {
                 best = v;
                 best_at = n;
                 if v > alpha {
-                    self.set_pv(0, m);
+                    self.pv_table.update(0, m);
                     if v >= beta {
                         break;
                     }
@@ -652,7 +652,7 @@ impl Engine {
             f.shape = shapes;
             f.extra = extra;
             if pv {
-                self.pv_table[ply + 1].clear();
+                self.pv_table.clear(ply + 1);
             }
             self.tt.prefetch(b.hash_after(m));
             b.play(m);
@@ -719,7 +719,7 @@ impl Engine {
                 if v > alpha {
                     best_move = m;
                     if pv {
-                        self.set_pv(ply, m);
+                        self.pv_table.update(ply, m);
                     }
                     if v >= beta {
                         break;

@@ -96,7 +96,7 @@ impl Engine {
                 if v > alpha {
                     best_move = m;
                     if pv {
-                        self.set_pv(ply, m);
+                        self.pv_table.update(ply, m);
                     }
                     if pv && v < beta {
                         alpha = v;
@@ -204,7 +204,7 @@ impl Engine {
         let v = -self.quiescence(b, ply + 1, -beta, -alpha, depth, pv);
         b.undo();
         if pv && !self.aborted {
-            self.set_pv(ply, m);
+            self.pv_table.update(ply, m);
         }
         v
     }
