@@ -99,12 +99,6 @@ impl Scale {
     }
 }
 
-/// Whether `v` is a decided game on [`NARROW`].
-#[inline(always)]
-pub fn is_decided(v: i32) -> bool {
-    NARROW.is_decided(v)
-}
-
 /// A value on [`NARROW`] as players report it.
 pub fn report(v: i32) -> Score {
     NARROW.report(v)
@@ -152,6 +146,7 @@ mod tests {
         for v in [0, 250, -MATE_BOUND + 1, MATE_BOUND - 1] {
             assert_eq!((to_tt(v, 7), from_tt(v, 7)), (v, v));
         }
+        let is_decided = |v| NARROW.is_decided(v);
         assert!(is_decided(MATE_BOUND) && is_decided(-MATE + 3) && !is_decided(MATE_BOUND - 1));
     }
 
