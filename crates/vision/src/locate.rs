@@ -56,32 +56,40 @@ const CLEAR: f64 = 0.45;
 const FAINT: f64 = 0.3;
 
 /// Finds the grid automatically: each way of [`ATTEMPTS`] in turn, until one sees its grid
-/// clearly; otherwise the grid seen most clearly.
+/// clearly; otherwise the grid seen most clearly. Stones may hide so much of every line that
+/// no way of finding lines sees the grid; the stones themselves then mark it. That is tried
+/// last, or second when the first way finds no grid at all: the board region then shows no
+/// lattice of lines, most often because stones cover it, and the stones' lattice is the
+/// next best evidence (and costs less than the other ways of finding lines together).
 pub fn locate(work: &Work, size: Option<usize>) -> Result<Located, VisionError> {
     let mut best: Option<Located> = None;
     let mut first_error = None;
-    for attempt in &ATTEMPTS {
-        match locate_with(work, size, attempt) {
-            Ok(found) => {
-                if best.as_ref().is_none_or(|b| found.quality > b.quality) {
-                    best = Some(found);
-                }
-            }
+    let mut by_stones_tried = false;
+    let clear = |best: &Option<Located>| best.as_ref().is_some_and(|b| b.quality >= CLEAR);
+    for (i, attempt) in ATTEMPTS.iter().enumerate() {
+        let found = locate_with(work, size, attempt);
+        let nothing = found.is_err();
+        match found {
+            Ok(found) => keep_clearer(&mut best, found),
             Err(e) => {
                 first_error.get_or_insert(e);
             }
         }
-        if best.as_ref().is_some_and(|b| b.quality >= CLEAR) {
+        if i == 0 && nothing {
+            by_stones_tried = true;
+            if let Ok(found) = locate_by_stones(work, size) {
+                keep_clearer(&mut best, found);
+            }
+        }
+        if clear(&best) {
             break;
         }
     }
-    // Stones may hide so much of every line that no way of finding lines sees the grid; the
-    // stones themselves then mark it.
-    if best.as_ref().is_none_or(|b| b.quality < CLEAR)
+    if !by_stones_tried
+        && !clear(&best)
         && let Ok(found) = locate_by_stones(work, size)
-        && best.as_ref().is_none_or(|b| found.quality > b.quality)
     {
-        best = Some(found);
+        keep_clearer(&mut best, found);
     }
     match (best, first_error) {
         (Some(found), _) if found.quality < FAINT => Err(VisionError::NoBoard(format!(
@@ -91,6 +99,13 @@ pub fn locate(work: &Work, size: Option<usize>) -> Result<Located, VisionError> 
         (Some(found), _) => Ok(found),
         (None, Some(e)) => Err(e),
         (None, None) => Err(VisionError::NoBoard("nothing tried".into())),
+    }
+}
+
+/// Keeps `found` if its lines are seen more clearly than those of `best`.
+fn keep_clearer(best: &mut Option<Located>, found: Located) {
+    if best.as_ref().is_none_or(|b| found.quality > b.quality) {
+        *best = Some(found);
     }
 }
 
