@@ -39,33 +39,42 @@ fn read(name: &str, n: usize) -> Option<usize> {
 
 #[test]
 fn real_photos_are_read() {
-    // (photo, points read right at least; None: not located)
+    // (photo, lines, points read right at least; None: not located)
     let want = [
-        ("kifucam_01", Some(360)),
-        ("kifucam_02", Some(351)),
-        ("kifucam_03", Some(361)),
-        ("kifucam_04", Some(361)),
-        ("kifucam_05", Some(360)),
-        ("kifucam_06", Some(359)),
-        ("kifucam_07", Some(361)),
-        ("kifucam_08", Some(361)),
-        ("kifucam_09", Some(361)),
-        ("kifucam_10", Some(361)),
-        ("kifucam_11", Some(361)),
-        ("kifucam_12", Some(361)),
-        ("kifucam_13", Some(361)),
-        ("kifucam_14", Some(361)),
-        ("kifucam_full", Some(361)),
-        ("kifucam_full_1", Some(361)),
-        ("stones_overhead", Some(361)),
-        ("few_stones_glare", Some(361)),
-        ("few_stones_overhead", Some(360)),
-        ("empty_overhead", Some(359)),
-        ("laser_empty_board_2", Some(361)),
+        ("kifucam_01", 19, Some(360)),
+        ("kifucam_02", 19, Some(351)),
+        ("kifucam_03", 19, Some(361)),
+        ("kifucam_04", 19, Some(361)),
+        ("kifucam_05", 19, Some(360)),
+        ("kifucam_06", 19, Some(359)),
+        ("kifucam_07", 19, Some(361)),
+        ("kifucam_08", 19, Some(361)),
+        ("kifucam_09", 19, Some(361)),
+        ("kifucam_10", 19, Some(361)),
+        ("kifucam_11", 19, Some(361)),
+        ("kifucam_12", 19, Some(361)),
+        ("kifucam_13", 19, Some(361)),
+        ("kifucam_14", 19, Some(361)),
+        ("kifucam_full", 19, Some(361)),
+        ("kifucam_full_1", 19, Some(361)),
+        ("stones_overhead", 19, Some(361)),
+        ("few_stones_glare", 19, Some(361)),
+        ("few_stones_overhead", 19, Some(360)),
+        ("empty_overhead", 19, Some(359)),
+        ("laser_empty_board_2", 19, Some(361)),
+        ("rf_9_sheet_1", 9, Some(81)),
+        ("rf_13_yellow_1", 13, Some(167)),
+        ("rf_13_plain_1", 13, Some(169)),
+        ("rf_13_vinyl_1", 13, None),
+        ("rf_13_kids_1", 13, Some(110)),
+        ("rf_darkwood_1", 19, Some(359)),
+        ("rf_white_1", 19, None),
+        ("g2s_basic", 19, Some(360)),
+        ("g2s_cornersnumbered", 19, Some(361)),
     ];
     let mut worse = Vec::new();
-    for (name, right) in want {
-        let got = read(name, 19);
+    for (name, lines, right) in want {
+        let got = read(name, lines);
         if got < right {
             worse.push(format!("{name}: {got:?} points right, was {right:?}"));
         }
