@@ -125,7 +125,7 @@ pub(crate) fn extent(
         }
         let mut new = [(0, 0); 2];
         for f in 0..2 {
-            new[f] = choose_window(&evidence[f], size).ok_or_else(|| {
+            new[f] = choose_window(&evidence[f], size, &unsided[f]).ok_or_else(|| {
                 VisionError::NoBoard("too few grid lines with clear evidence".into())
             })?;
         }
@@ -265,18 +265,57 @@ pub(crate) fn mean_within(evidence: &[Vec<(i32, f64)>; 2], ranges: [(i32, i32); 
     inside.iter().sum::<f64>() / inside.len().max(1) as f64
 }
 
+/// Weight of the evidence without the both-sides test when it tells apart windows of equal
+/// evidence (see [`choose_window`], [`equalise`]): small enough to decide only between windows
+/// whose evidence is equal or nearly so.
+const TIE: f64 = 0.01;
+
 /// The window of `size` consecutive indices with the most evidence, or (no size given) the
 /// longest run of indices with evidence, allowing single weak lines inside it.
-pub(crate) fn choose_window(ev: &[(i32, f64)], size: Option<usize>) -> Option<(i32, i32)> {
+///
+/// An edge line can show no evidence at all: a near-white board whose margin is unlike its
+/// inside fails the test of the board on both sides, and a printed board's thick frame just
+/// outside the edge line can draw the probes off it. The window shifted a line outwards, past
+/// an edge line onto the margin or out of the photo, then holds as much evidence as the
+/// board's, and reading through it shifts every stone. Windows of `size` lines with equal
+/// evidence are told apart, first, by the evidence without the both-sides test (`unsided`),
+/// as in [`equalise`]: the crossing lines still run up to a true edge line, not past it.
+/// Then, when that ties too, the lines without any evidence are put as evenly as they go at
+/// the window's two ends: with nothing to tell which edge lines are missed, a board is as
+/// likely to lose them on one side as on the other. With one line missed the ends cannot be
+/// even, and the window keeps the higher indices, as before. (A board cut by the photo's
+/// border by two lines or more, whose table past its other edge shows no line-like
+/// evidence at all, is centred wrongly by this; no photo tried is such.)
+pub(crate) fn choose_window(
+    ev: &[(i32, f64)],
+    size: Option<usize>,
+    unsided: &[(i32, f64)],
+) -> Option<(i32, i32)> {
     if let Some(n) = size {
         if ev.len() < n {
             return None;
         }
-        let best = (0..=ev.len() - n).max_by(|&a, &b| {
-            let sa: f64 = ev[a..a + n].iter().map(|e| e.1).sum();
-            let sb: f64 = ev[b..b + n].iter().map(|e| e.1).sum();
-            sa.total_cmp(&sb)
-        })?;
+        let score = |a: usize| {
+            let sided: f64 = ev[a..a + n].iter().map(|e| e.1).sum();
+            let unsided: f64 = unsided[a..a + n].iter().map(|e| e.1).sum();
+            sided + TIE * unsided
+        };
+        let top = (0..=ev.len() - n)
+            .map(score)
+            .fold(f64::NEG_INFINITY, f64::max);
+        // How unevenly a window's lines without any evidence fall at its two ends.
+        let seen: Vec<usize> = (0..ev.len()).filter(|&k| unsided[k].1 > 0.0).collect();
+        let lopsided = |a: usize| match (seen.first(), seen.last()) {
+            (Some(&first), Some(&last)) => {
+                let below = first.saturating_sub(a) as i64;
+                let above = (a + n - 1).saturating_sub(last) as i64;
+                (below - above).abs()
+            }
+            _ => 0,
+        };
+        let best = (0..=ev.len() - n)
+            .filter(|&a| score(a) >= top - 1e-9 * top.abs().max(1.0))
+            .min_by_key(|&a| (lopsided(a), std::cmp::Reverse(a)))?;
         return Some((ev[best].0, ev[best + n - 1].0));
     }
     let level = evidence_level(ev);
@@ -325,7 +364,7 @@ pub(crate) fn equalise(
     let levels = [evidence_level(&ev[0]), evidence_level(&ev[1])];
     let best = |f: usize, n: usize| -> Option<(f64, (i32, i32))> {
         let e = &ev[f];
-        let tie = |a: usize| 0.01 * unsided[f][a..a + n].iter().map(|x| x.1).sum::<f64>();
+        let tie = |a: usize| TIE * unsided[f][a..a + n].iter().map(|x| x.1).sum::<f64>();
         (0..=e.len().checked_sub(n)?)
             .map(|a| {
                 let s: f64 = e[a..a + n].iter().map(|x| x.1 - levels[f]).sum();

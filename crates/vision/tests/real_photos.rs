@@ -66,7 +66,7 @@ fn real_photos_are_read() {
         ("rf_13_yellow_1", 13, Some(167)),
         ("rf_13_plain_1", 13, Some(169)),
         ("rf_13_vinyl_1", 13, None),
-        ("rf_13_kids_1", 13, Some(110)),
+        ("rf_13_kids_1", 13, Some(159)),
         ("rf_darkwood_1", 19, Some(359)),
         ("rf_white_1", 19, None),
         ("g2s_basic", 19, Some(360)),
