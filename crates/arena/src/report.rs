@@ -139,9 +139,9 @@ pub fn run_and_report_with<G: boyi_engines::GamePlayers>(
         thinking[1].average_ms()
     )
     .map_err(io)?;
-    let depth = |t: &Thinking| {
-        t.average_depth()
-            .map_or("-".to_string(), |d| format!("{d:.1}"))
+    let depth = |t: &Thinking| match (t.average_depth(), t.median_depth()) {
+        (Some(mean), Some(median)) => format!("{mean:.1} (median {median})"),
+        _ => "-".to_string(),
     };
     writeln!(
         w,

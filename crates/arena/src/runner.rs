@@ -114,7 +114,7 @@ pub struct GameResult {
 }
 
 /// Time a player spent choosing its moves in one game, and how deep it searched.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Thinking {
     pub time: Duration,
     pub moves: u32,
@@ -122,17 +122,38 @@ pub struct Thinking {
     pub depth_total: u64,
     /// ... over this many moves (a book move or a player without thinking lines reports none).
     pub depth_moves: u32,
+    /// How many moves last reported each depth (255 and over counted at 255): the median
+    /// needs them, as a few moves can lift the mean far (an engine that goes on iterating
+    /// once it sees a mate reports its depth limit).
+    pub depth_counts: [u32; 256],
+}
+
+impl Default for Thinking {
+    fn default() -> Thinking {
+        Thinking {
+            time: Duration::ZERO,
+            moves: 0,
+            depth_total: 0,
+            depth_moves: 0,
+            depth_counts: [0; 256],
+        }
+    }
 }
 
 impl Thinking {
     /// One move that took `time`, its thinking lines having last reported `depth`.
     pub fn one(time: Duration, depth: Option<u32>) -> Thinking {
-        Thinking {
+        let mut t = Thinking {
             time,
             moves: 1,
             depth_total: depth.map_or(0, u64::from),
             depth_moves: u32::from(depth.is_some()),
+            ..Thinking::default()
+        };
+        if let Some(d) = depth {
+            t.depth_counts[d.min(255) as usize] = 1;
         }
+        t
     }
 
     pub fn add(&mut self, other: Thinking) {
@@ -140,6 +161,9 @@ impl Thinking {
         self.moves += other.moves;
         self.depth_total += other.depth_total;
         self.depth_moves += other.depth_moves;
+        for (c, o) in self.depth_counts.iter_mut().zip(other.depth_counts) {
+            *c += o;
+        }
     }
 
     /// Average time per move, in milliseconds.
@@ -150,6 +174,22 @@ impl Thinking {
     /// Average depth over the moves that reported one; `None` if none did.
     pub fn average_depth(&self) -> Option<f64> {
         (self.depth_moves > 0).then(|| self.depth_total as f64 / f64::from(self.depth_moves))
+    }
+
+    /// The median depth (the lower one of an even count) over the moves that reported one;
+    /// `None` if none did.
+    pub fn median_depth(&self) -> Option<u32> {
+        let half = self.depth_counts.iter().sum::<u32>().div_ceil(2);
+        let mut seen = 0;
+        (half > 0).then(|| {
+            self.depth_counts
+                .iter()
+                .position(|&c| {
+                    seen += c;
+                    seen >= half
+                })
+                .map_or(255, |d| d as u32)
+        })
     }
 }
 

@@ -1,7 +1,7 @@
 //! Matches on small boards and real engines: colours alternate, records replay, statistics
 //! add up, and misbehaving engines (illegal move, crash, hang) lose by adjudication.
 
-use boyi_arena::{MatchConfig, Sprt, Verdict, opening_plies, openings, run_match};
+use boyi_arena::{MatchConfig, Sprt, Thinking, Verdict, opening_plies, openings, run_match};
 use boyi_core::{Game, Reason, Side};
 use boyi_engines::{GameHistory, GamePlayers, Limits};
 use boyi_games::connect6::Connect6;
@@ -165,7 +165,10 @@ fn the_report_gives_time_and_depth_per_move_and_the_load() {
             .to_string()
     };
     assert!(line("time per move: A ").ends_with(" ms"));
-    assert_eq!(line("depth per move: "), "depth per move: A 7.0, B -");
+    assert_eq!(
+        line("depth per move: "),
+        "depth per move: A 7.0 (median 7), B -"
+    );
     assert!(line("load average: ").contains(" at the start, "));
     assert!(
         out.trim_end()
@@ -198,4 +201,25 @@ fn a_move_capped_by_max_time_is_stopped_whatever_the_player_makes_of_its_limits(
     assert_eq!(moves, ["b2"], "{result}");
     assert_eq!(result.reason(), Reason::Adjudication, "{result}");
     assert_eq!(result.winner(), None);
+}
+
+/// The median depth stands where a few moves lift the mean (an engine reporting its depth
+/// limit once it sees a mate), takes the lower middle of an even count, and is absent when
+/// no move reported a depth.
+#[test]
+fn median_depth_resists_outliers() {
+    let ms = Duration::from_millis(5);
+    let mut t = Thinking::default();
+    assert_eq!((t.average_depth(), t.median_depth()), (None, None));
+    for d in [10, 11, 245] {
+        t.add(Thinking::one(ms, Some(d)));
+    }
+    t.add(Thinking::one(ms, None));
+    assert_eq!(t.median_depth(), Some(11));
+    assert!((t.average_depth().unwrap() - 88.67).abs() < 0.01);
+    t.add(Thinking::one(ms, Some(300)));
+    assert_eq!(t.median_depth(), Some(11));
+    t.add(Thinking::one(ms, Some(3)));
+    t.add(Thinking::one(ms, Some(4)));
+    assert_eq!(t.median_depth(), Some(10));
 }
