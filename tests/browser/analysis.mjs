@@ -127,6 +127,8 @@ export async function reviewAFinishedGame(page, table) {
   await page.keyboard.press('Home');
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
   await page.click('#analyse-here');
+  // The replay's own list shows move 3 as current too: wait for the analysis board itself.
+  await page.waitForSelector('#setup');
   await page.waitForFunction(() => document.querySelector('ol.moves li.current')?.getAttribute('data-ply') === '3');
   assert.equal(await page.locator('ol.moves li').count(), n, 'the whole game is there to step through');
 }
