@@ -295,26 +295,31 @@ pub(crate) fn choose_window(
         if ev.len() < n {
             return None;
         }
-        let score = |a: usize| {
-            let sided: f64 = ev[a..a + n].iter().map(|e| e.1).sum();
-            let unsided: f64 = unsided[a..a + n].iter().map(|e| e.1).sum();
-            sided + TIE * unsided
-        };
-        let top = (0..=ev.len() - n)
-            .map(score)
-            .fold(f64::NEG_INFINITY, f64::max);
-        // How unevenly a window's lines without any evidence fall at its two ends.
-        let seen: Vec<usize> = (0..ev.len()).filter(|&k| unsided[k].1 > 0.0).collect();
-        let lopsided = |a: usize| match (seen.first(), seen.last()) {
-            (Some(&first), Some(&last)) => {
+        let scores: Vec<f64> = (0..=ev.len() - n)
+            .map(|a| {
+                let sided: f64 = ev[a..a + n].iter().map(|e| e.1).sum();
+                let unsided: f64 = unsided[a..a + n].iter().map(|e| e.1).sum();
+                sided + TIE * unsided
+            })
+            .collect();
+        let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        // How unevenly a window's lines without any evidence fall at its two ends (`unsided`
+        // has an entry for every line of `ev`).
+        let seen = |e: &(i32, f64)| e.1 > 0.0;
+        let ends = (
+            unsided.iter().position(seen),
+            unsided.iter().rposition(seen),
+        );
+        let lopsided = |a: usize| match ends {
+            (Some(first), Some(last)) => {
                 let below = first.saturating_sub(a) as i64;
                 let above = (a + n - 1).saturating_sub(last) as i64;
                 (below - above).abs()
             }
             _ => 0,
         };
-        let best = (0..=ev.len() - n)
-            .filter(|&a| score(a) >= top - 1e-9 * top.abs().max(1.0))
+        let best = (0..scores.len())
+            .filter(|&a| scores[a] >= top - 1e-9 * top.abs().max(1.0))
             .min_by_key(|&a| (lopsided(a), std::cmp::Reverse(a)))?;
         return Some((ev[best].0, ev[best + n - 1].0));
     }
