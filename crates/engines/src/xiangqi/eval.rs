@@ -291,7 +291,7 @@ fn side_terms(board: &Board, si: usize, weights: &Weights, phase: &mut i32) -> S
             }
         }
     }
-    acc.mg += king_danger(board, si ^ 1, weights);
+    acc.mg += king_danger(board, si, weights);
     SideTerms {
         acc,
         pst_mg: pst,
@@ -473,6 +473,51 @@ mod tests {
     fn extra_chariot_is_worth_a_lot() {
         let v = eval("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
         assert!(v > 800, "{v}");
+    }
+
+    /// The evaluation with and without its king-safety terms, from red's view.
+    fn king_safety_share(fen: &str) -> i32 {
+        let g = Xiangqi::from_text(&NoVariant, fen).unwrap();
+        let red = |w: &Weights| {
+            let v = evaluate(g.board(), w);
+            if g.board().side_to_move().index() == 1 {
+                v
+            } else {
+                -v
+            }
+        };
+        let mut none = DEFAULT_WEIGHTS;
+        for k in [
+            w::MISSING_ADVISOR,
+            w::MISSING_ELEPHANT,
+            w::CANNON_SCREEN,
+            w::CANNON_EMPTY,
+            w::CHARIOT_OPEN_FILE,
+            w::PALACE_INTRUDER,
+        ] {
+            none.0[k] = 0;
+        }
+        red(&DEFAULT_WEIGHTS) - red(&none)
+    }
+
+    #[test]
+    fn king_safety_counts_for_the_attacker() {
+        // Black's king without advisors, red's chariots and horse about: good for red,
+        // whichever side is to move.
+        for stm in ["w", "b"] {
+            let bare = king_safety_share(&format!(
+                "4k4/9/3R5/4p4/9/9/9/3N5/9/R2AKAB2 {stm} - - 0 1"
+            ));
+            assert!(bare > 0, "{stm}: {bare}");
+            // The same with colours and sides swapped: good for black.
+            let mirrored = king_safety_share(&format!(
+                "r2akab2/9/3n5/9/9/9/4P4/9/3r5/4K4 {stm} - - 0 1"
+            ));
+            assert!(mirrored < 0, "{stm}: {mirrored}");
+        }
+        // A red cannon on the black king's open file: good for red.
+        let aimed = king_safety_share("3akab2/9/9/9/9/9/9/4C4/9/3K1AB2 b - - 0 1");
+        assert!(aimed > 0, "{aimed}");
     }
 
     #[test]
