@@ -505,14 +505,12 @@ mod tests {
         // Black's king without advisors, red's chariots and horse about: good for red,
         // whichever side is to move.
         for stm in ["w", "b"] {
-            let bare = king_safety_share(&format!(
-                "4k4/9/3R5/4p4/9/9/9/3N5/9/R2AKAB2 {stm} - - 0 1"
-            ));
+            let bare =
+                king_safety_share(&format!("4k4/9/3R5/4p4/9/9/9/3N5/9/R2AKAB2 {stm} - - 0 1"));
             assert!(bare > 0, "{stm}: {bare}");
             // The same with colours and sides swapped: good for black.
-            let mirrored = king_safety_share(&format!(
-                "r2akab2/9/3n5/9/9/9/4P4/9/3r5/4K4 {stm} - - 0 1"
-            ));
+            let mirrored =
+                king_safety_share(&format!("r2akab2/9/3n5/9/9/9/4P4/9/3r5/4K4 {stm} - - 0 1"));
             assert!(mirrored < 0, "{stm}: {mirrored}");
         }
         // A red cannon on the black king's open file: good for red.
