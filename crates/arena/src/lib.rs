@@ -24,4 +24,4 @@ pub use record::opening_plies;
 pub use runner::{
     GameResult, MatchConfig, OpeningRule, Thinking, TimeControl, play_game, run_match,
 };
-pub use stats::{Sprt, Verdict, Wdl};
+pub use stats::{Decision, Sprt, Verdict, Wdl};

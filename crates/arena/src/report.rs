@@ -110,20 +110,32 @@ pub fn run_and_report_with<G: boyi_engines::GamePlayers>(
     });
     bar.finish_and_clear();
     load.finish();
-    let (wdl, verdict) = result?;
+    let (wdl, decision) = result?;
     if let Some(e) = write_error {
         return Err(e);
     }
-    if let (Some(sprt), Some(v)) = (&cfg.sprt, verdict) {
+    if let (Some(sprt), Some(d)) = (&cfg.sprt, decision) {
         let (lo, hi) = sprt.bounds();
-        let said = match v {
+        let said = match d.verdict {
             Verdict::H1 => "H1 accepted",
             Verdict::H0 => "H0 accepted",
             Verdict::Continue => "no decision yet",
         };
+        // Games in progress when the test stopped finish and count in the totals; say
+        // where the verdict was reached when they moved the ratio since.
+        let late = wdl.games() - d.at.games();
+        let when = if late > 0 {
+            format!(
+                " after {} games (llr {:.2}); {late} game(s) then in progress count in the totals",
+                d.at.games(),
+                sprt.llr(&d.at)
+            )
+        } else {
+            String::new()
+        };
         writeln!(
             w,
-            "sprt elo0 {} elo1 {} llr {:.2} bounds ({:.2}, {:.2}): {said}",
+            "sprt elo0 {} elo1 {} llr {:.2} bounds ({:.2}, {:.2}): {said}{when}",
             sprt.elo0,
             sprt.elo1,
             sprt.llr(&wdl),

@@ -3,7 +3,7 @@
 //! crashes and time losses adjudicated, every game recorded.
 
 use crate::record::{RecordParts, build_record};
-use crate::stats::{Sprt, Verdict, Wdl};
+use crate::stats::{Decision, Sprt, Verdict, Wdl};
 pub use crate::time_control::TimeControl;
 use boyi_core::{Reason, Side, TextError};
 use boyi_engines::{
@@ -198,12 +198,12 @@ impl Thinking {
 pub fn run_match<G: boyi_engines::GamePlayers>(
     cfg: &MatchConfig<G>,
     mut on_game: impl FnMut(&GameResult, &Wdl),
-) -> Result<(Wdl, Option<Verdict>), TextError> {
+) -> Result<(Wdl, Option<Decision>), TextError> {
     let next = AtomicUsize::new(0);
     let halt = AtomicBool::new(false);
     let (tx, rx) = channel::<Result<GameResult, TextError>>();
     let mut wdl = Wdl::default();
-    let mut verdict = None;
+    let mut decision = None;
     let mut failure = None;
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.clamp(1, cfg.games.max(1)) {
@@ -228,9 +228,9 @@ pub fn run_match<G: boyi_engines::GamePlayers>(
                     wdl.add(game.a_score);
                     on_game(&game, &wdl);
                     if let Some(sprt) = &cfg.sprt {
-                        let v = sprt.verdict(&wdl);
-                        verdict = Some(v);
-                        if v != Verdict::Continue {
+                        let d = sprt.follow(decision, &wdl);
+                        decision = Some(d);
+                        if d.verdict != Verdict::Continue {
                             halt.store(true, Ordering::Relaxed);
                         }
                     }
@@ -244,7 +244,7 @@ pub fn run_match<G: boyi_engines::GamePlayers>(
     });
     match failure {
         Some(e) => Err(e),
-        None => Ok((wdl, verdict)),
+        None => Ok((wdl, decision)),
     }
 }
 

@@ -131,6 +131,15 @@ pub enum Verdict {
     Continue,
 }
 
+/// Where a sequential test stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decision {
+    pub verdict: Verdict,
+    /// The results when the verdict was reached (the latest results while it is
+    /// [`Verdict::Continue`]).
+    pub at: Wdl,
+}
+
 impl Sprt {
     /// Parses `elo0,elo1,alpha,beta`.
     pub fn parse(text: &str) -> Result<Sprt, boyi_core::TextError> {
@@ -174,6 +183,18 @@ impl Sprt {
         }
         let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
         r.games() as f64 * (s1 - s0) * (2.0 * r.score() - s0 - s1) / (2.0 * var)
+    }
+
+    /// The decision after one more result: a verdict once reached stays, so games that were
+    /// in progress when the test stopped count in the totals but cannot take it back.
+    pub fn follow(&self, previous: Option<Decision>, r: &Wdl) -> Decision {
+        match previous {
+            Some(d) if d.verdict != Verdict::Continue => d,
+            _ => Decision {
+                verdict: self.verdict(r),
+                at: *r,
+            },
+        }
     }
 
     pub fn verdict(&self, r: &Wdl) -> Verdict {
@@ -273,5 +294,21 @@ mod tests {
         for bad in ["0,10,0.05", "10,0,0.05,0.05", "0,10,0.7,0.05", "a,b,c,d"] {
             assert!(Sprt::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_reached_verdict_stays() {
+        let sprt = Sprt::parse("0,10,0.05,0.05").unwrap();
+        let crossed = wdl(189, 86, 108);
+        let after = wdl(189, 86, 109);
+        assert_eq!(sprt.verdict(&crossed), Verdict::H1);
+        assert_eq!(sprt.verdict(&after), Verdict::Continue);
+        let d = sprt.follow(None, &crossed);
+        assert_eq!(sprt.follow(Some(d), &after), d);
+        assert_eq!(d.at, crossed);
+        let open = sprt.follow(None, &wdl(10, 5, 9));
+        assert_eq!(open.verdict, Verdict::Continue);
+        assert_eq!(sprt.follow(Some(open), &after).verdict, Verdict::Continue);
+        assert_eq!(sprt.follow(Some(open), &crossed).verdict, Verdict::H1);
     }
 }
