@@ -2,13 +2,13 @@
 //! records.
 //!
 //! `cargo run --release -p boyi-engines --example xiangqi_tune -- [--lambda L] [--steps N]
-//!  [--only name,name…] RECORD_DIR...`
+//!  [--only name,name…] [--start name=value,…] RECORD_DIR...`
 //!
 //! Every position of every finished game (after the first ten plies, not in check, and quiet:
 //! no capture that wins material) is labelled with the game's result from red's view (1, ½,
 //! 0). The evaluation is linear in its weights, so each position is reduced once to its
 //! feature vector (the evaluation with one weight at a time). The tuner fits the logistic
-//! scale K on the current weights, then minimises the mean logistic loss (cross-entropy of
+//! scale K on the current weights (the defaults, or `--start`'s), then minimises the mean logistic loss (cross-entropy of
 //! `sigmoid(K · eval)` against the result) plus `lambda · Σ ((w − w₀) / max(|w₀|, 20))²`,
 //! which pulls every weight toward its current value, by gradient descent (Adam). Games
 //! whose number is a multiple of five are held out: their loss is reported before and after,
@@ -48,6 +48,10 @@ struct Options {
     /// The weights to tune, by name (default: all but the tempo and the chariot).
     #[arg(long, value_name = "NAME,NAME…", value_parser = weight_set)]
     only: Option<[bool; N]>,
+    /// Start from these weights instead of the defaults (`name=value,…`, as the
+    /// `boyi:strong?…` spec the tuner prints); the pull and the bounds are around them.
+    #[arg(long, value_name = "NAME=VALUE,…", value_parser = start_weights)]
+    start: Option<Weights>,
     /// Directories of game records.
     #[arg(required = true)]
     dirs: Vec<String>,
@@ -59,6 +63,26 @@ impl Options {
         self.only
             .unwrap_or(std::array::from_fn(|i| i != w::TEMPO && i != w::CHARIOT))
     }
+}
+
+/// The defaults with the `name=value` pairs of a comma-separated list (a leading
+/// `boyi:strong?` is allowed).
+fn start_weights(spec: &str) -> Result<Weights, String> {
+    let mut weights = DEFAULT_WEIGHTS;
+    let list = spec.strip_prefix("boyi:strong?").unwrap_or(spec);
+    for pair in list.split(',').filter(|p| !p.is_empty()) {
+        let (name, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("{pair:?} is not name=value"))?;
+        let i = w::NAMES
+            .iter()
+            .position(|x| *x == name)
+            .ok_or_else(|| format!("no weight {name:?}"))?;
+        weights.0[i] = value
+            .parse()
+            .map_err(|_| format!("{name}: {value:?} is not a whole number"))?;
+    }
+    Ok(weights)
 }
 
 /// The weights named in a comma-separated list.
@@ -88,22 +112,23 @@ fn main() {
     if samples.is_empty() {
         std::process::exit(1);
     }
-    let start = to_f64(&DEFAULT_WEIGHTS);
+    let initial = opts.start.unwrap_or(DEFAULT_WEIGHTS);
+    let start = to_f64(&initial);
     let k0 = fit_k(&samples, &start);
     let (train0, valid0) = losses(&samples, &start, k0);
     eprintln!("K = {k0:.5}; loss train {train0:.6} held out {valid0:.6}");
-    let (tuned, k) = descend(&samples, &opts, k0);
+    let (tuned, k) = descend(&samples, &opts, &initial, k0);
     let rounded = Weights(std::array::from_fn(|i| tuned[i].round() as i32));
     let (train1, valid1) = losses(&samples, &to_f64(&rounded), k);
     let (exact0, exact1) = (
-        exact_loss(&samples, &DEFAULT_WEIGHTS, k0),
+        exact_loss(&samples, &initial, k0),
         exact_loss(&samples, &rounded, k),
     );
     eprintln!("tuned: loss train {train1:.6} held out {valid1:.6}");
     eprintln!("held out through the evaluation: {exact0:.6} -> {exact1:.6}");
     let mut changed = Vec::new();
     for (i, name) in w::NAMES.iter().enumerate() {
-        println!("{name} {} -> {}", DEFAULT_WEIGHTS.0[i], rounded.0[i]);
+        println!("{name} {} -> {}", initial.0[i], rounded.0[i]);
         if rounded.0[i] != DEFAULT_WEIGHTS.0[i] {
             changed.push(format!("{name}={}", rounded.0[i]));
         }
@@ -144,9 +169,9 @@ fn fit_k(samples: &[Sample], weights: &[f64; N]) -> f64 {
 
 /// Adam on the regularised training loss; weights stay between half and twice (+10) their
 /// current values.
-fn descend(samples: &[Sample], opts: &Options, mut k: f64) -> ([f64; N], f64) {
+fn descend(samples: &[Sample], opts: &Options, initial: &Weights, mut k: f64) -> ([f64; N], f64) {
     let tuned = opts.tuned();
-    let w0 = to_f64(&DEFAULT_WEIGHTS);
+    let w0 = to_f64(initial);
     let scale: [f64; N] = std::array::from_fn(|i| w0[i].abs().max(20.0));
     let mut wt = w0;
     let mut adam = Adam::new(N, 0.5);
