@@ -65,32 +65,16 @@ impl Options {
     }
 }
 
-/// The defaults with the `name=value` pairs of a comma-separated list (a leading
-/// `boyi:strong?` is allowed).
+/// The weights of a `name=value,…` list (as the `boyi:strong?…` spec the tuner prints).
 fn start_weights(spec: &str) -> Result<Weights, String> {
-    let mut weights = DEFAULT_WEIGHTS;
-    let list = spec.strip_prefix("boyi:strong?").unwrap_or(spec);
-    for pair in list.split(',').filter(|p| !p.is_empty()) {
-        let (name, value) = pair
-            .split_once('=')
-            .ok_or_else(|| format!("{pair:?} is not name=value"))?;
-        let i = w::NAMES
-            .iter()
-            .position(|x| *x == name)
-            .ok_or_else(|| format!("no weight {name:?}"))?;
-        weights.0[i] = value
-            .parse()
-            .map_err(|_| format!("{name}: {value:?} is not a whole number"))?;
-    }
-    Ok(weights)
+    boyi_engines::xiangqi::spec_weights(spec).map_err(|e| e.to_string())
 }
 
 /// The weights named in a comma-separated list.
 fn weight_set(names: &str) -> Result<[bool; N], String> {
     let mut tuned = [false; N];
     for n in names.split(',') {
-        let i = w::NAMES.iter().position(|x| *x == n);
-        tuned[i.ok_or_else(|| format!("no weight {n:?}"))?] = true;
+        tuned[w::index(n).ok_or_else(|| format!("no weight {n:?}"))?] = true;
     }
     Ok(tuned)
 }

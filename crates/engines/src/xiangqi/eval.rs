@@ -74,6 +74,11 @@ pub mod w {
         "tempo",
         "king_attack",
     ];
+
+    /// The index of the weight called `name`.
+    pub fn index(name: &str) -> Option<usize> {
+        NAMES.iter().position(|n| *n == name)
+    }
 }
 
 /// The evaluation's scalar weights (percent for the PST scales).

@@ -166,6 +166,18 @@ fn config(o: &Options) -> Config {
     }
 }
 
+/// The evaluation weights a `boyi:strong?name=value,…` spec plays (the `boyi:strong?` prefix
+/// may be left out): the defaults with the named weights replaced, every name and value checked
+/// as the player checks its options.
+pub fn spec_weights(spec: &str) -> Result<eval::Weights, TextError> {
+    let text = spec.strip_prefix("boyi:").unwrap_or(spec);
+    let options = match text {
+        "strong" => "",
+        _ => text.strip_prefix("strong?").unwrap_or(text),
+    };
+    Ok(config(&PLAYERS[0].parse_text(&format!("strong?{options}"))?).weights)
+}
+
 fn strong(spec: &BuiltinSpec) -> Result<Box<dyn Player<Xiangqi>>, TextError> {
     let config = config(&PLAYERS[0].parse(spec)?);
     Ok(Box::new(Engine(Strong::new(config))))

@@ -109,11 +109,23 @@ fn the_option_table_defaults_are_the_engine_defaults() {
             .unwrap(),
     );
     assert_eq!(c.threads, 2);
-    assert_eq!(
-        c.weights.0[eval::w::NAMES
-            .iter()
-            .position(|n| *n == "chariot_mg")
-            .unwrap()],
-        1234
-    );
+    assert_eq!(c.weights.0[eval::w::index("chariot_mg").unwrap()], 1234);
+}
+
+#[test]
+fn spec_weights_reads_the_named_weights_and_refuses_bad_ones() {
+    let chariot = eval::w::index("chariot_mg").unwrap();
+    let king_attack = eval::w::index("king_attack").unwrap();
+    for spec in [
+        "boyi:strong?chariot_mg=1234,king_attack=0",
+        "strong?chariot_mg=1234,king_attack=0",
+        "chariot_mg=1234,king_attack=0",
+    ] {
+        let w = spec_weights(spec).unwrap();
+        assert_eq!((w.0[chariot], w.0[king_attack]), (1234, 0), "{spec}");
+    }
+    assert_eq!(spec_weights("strong").unwrap().0, eval::DEFAULT_WEIGHTS.0);
+    for bad in ["no_such_weight=3", "chariot_mg=many", "chariot_mg"] {
+        assert!(spec_weights(bad).is_err(), "{bad}");
+    }
 }
