@@ -18,6 +18,28 @@ impl Line {
         (cx - d * c, cy - d * s)
     }
 
+    /// Whether this line and `other` cross within `limit` of `(cx, cy)`.
+    pub fn crosses_within(&self, other: &Line, cx: f64, cy: f64, limit: f64) -> bool {
+        let (ca, sa) = (self.theta.cos(), self.theta.sin());
+        let (cb, sb) = (other.theta.cos(), other.theta.sin());
+        let det = ca * sb - sa * cb;
+        if det.abs() < 1e-9 {
+            return false;
+        }
+        let x = (self.rho * sb - other.rho * sa) / det;
+        let y = (ca * other.rho - cb * self.rho) / det;
+        (x - cx).hypot(y - cy) < limit
+    }
+
+    /// Whether this line is a spoke of the stronger line `strong`: turned by a few degrees
+    /// about a point of it inside the photo (within `limit` of `(cx, cy)`). A strong line
+    /// gathers a fan of such weaker Hough lines; no two lines of a grid cross in the photo.
+    pub fn is_spoke_of(&self, strong: &Line, cx: f64, cy: f64, limit: f64) -> bool {
+        let turn = (self.theta - strong.theta).rem_euclid(std::f64::consts::PI);
+        let turn = turn.min(std::f64::consts::PI - turn);
+        turn < SPOKE_TURN && self.crosses_within(strong, cx, cy, limit)
+    }
+
     /// Unit direction along the line.
     pub fn direction(&self) -> (f64, f64) {
         (-self.theta.sin(), self.theta.cos())
@@ -25,6 +47,9 @@ impl Line {
 }
 
 const THETA_BINS: usize = 360;
+/// Largest turn of a spoke from its line: the spread of each pixel's votes (see [`SPREAD`])
+/// and a little more.
+const SPOKE_TURN: f64 = 10.0 * std::f64::consts::PI / 180.0;
 /// Each pixel votes only for angles within this many bins (0.5° each) of its own ridge angle.
 const SPREAD: isize = 12;
 
@@ -90,7 +115,8 @@ pub fn detect_lines(
             }
         }
     }
-    peaks(&acc, rho_bins, offset, max_lines)
+    let centre = (response.w as f64 / 2.0, response.h as f64 / 2.0);
+    peaks(&acc, rho_bins, offset, max_lines, centre)
 }
 
 /// Per pixel, the gradient structure tensor `(Jxx, Jxy, Jyy)` averaged over a 5×5 window.
@@ -128,7 +154,13 @@ fn structure_tensor(p: &Plane) -> Vec<(f32, f32, f32)> {
 }
 
 /// Local maxima of the accumulator, strongest first, above a fraction of the strong lines.
-fn peaks(acc: &[f32], rho_bins: usize, offset: f64, max_lines: usize) -> Vec<Line> {
+fn peaks(
+    acc: &[f32],
+    rho_bins: usize,
+    offset: f64,
+    max_lines: usize,
+    centre: (f64, f64),
+) -> Vec<Line> {
     let (dt, dr) = (3isize, 3isize);
     let mut found = Vec::new();
     let floor = {
@@ -175,11 +207,24 @@ fn peaks(acc: &[f32], rho_bins: usize, offset: f64, max_lines: usize) -> Vec<Lin
         }
     }
     found.sort_by(|a, b| b.votes.total_cmp(&a.votes));
-    // Grid lines are long; keep lines with a fair share of the votes of the strong ones.
-    if let Some(strong) = found
-        .get(found.len().min(12).saturating_sub(1))
-        .map(|l| l.votes)
-    {
+    // Grid lines are long; keep lines with a fair share of the votes of the strong ones: the
+    // twelfth strongest that is no spoke of a stronger line (a board's frame, often doubled,
+    // can be several times as strong as its grid lines, and each strong line brings a fan of
+    // spokes; counted as lines of their own, they would put every grid line under the floor).
+    let limit = centre.0.hypot(centre.1);
+    let mut strong: Vec<&Line> = Vec::new();
+    for l in &found {
+        if strong.len() == 12 {
+            break;
+        }
+        if !strong
+            .iter()
+            .any(|s| l.is_spoke_of(s, centre.0, centre.1, limit))
+        {
+            strong.push(l);
+        }
+    }
+    if let Some(strong) = strong.last().map(|l| l.votes) {
         found.retain(|l| l.votes >= 0.3 * strong);
     }
     found.truncate(max_lines);

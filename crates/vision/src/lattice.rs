@@ -256,12 +256,50 @@ fn meet_inside(comb: &Comb2, a: i32, b: i32, limit: f64) -> bool {
 /// centre.
 const TRANSVERSAL: f64 = 0.4;
 
-/// Finds the comb of one family and indexes its lines (smallest index 0).
-pub fn fit_family(lines: &[Line], cx: f64, cy: f64, limit: f64, min_step: f64) -> Option<Family> {
-    // Within a family, grid lines are of like strength; weak stragglers are texture.
-    let mut strength: Vec<f64> = lines.iter().map(|l| l.votes).collect();
-    strength.sort_by(|a, b| b.total_cmp(a));
-    let floor = 0.3 * strength.get(4).copied().unwrap_or(0.0);
+/// The combs of one family (see [`fit_family`]) over the lines above each of its
+/// [`strength_floors`]: one comb, or two when strong lines with fans of spokes set the usual
+/// floor above the thin grid lines. Which comb is the grid is told later, by the evidence of
+/// the grid each makes.
+pub fn fit_family_floors(
+    lines: &[Line],
+    cx: f64,
+    cy: f64,
+    limit: f64,
+    min_step: f64,
+) -> Vec<Option<Family>> {
+    let mut combs: Vec<Option<Family>> = Vec::new();
+    for floor in strength_floors(lines, cx, cy, limit) {
+        let comb = fit_family(lines, floor, cx, cy, limit, min_step);
+        if !combs.iter().any(|c| same(c, &comb)) {
+            combs.push(comb);
+        }
+    }
+    combs
+}
+
+/// Whether two combs hold the same lines with the same indices.
+fn same(a: &Option<Family>, b: &Option<Family>) -> bool {
+    let key = |f: &Option<Family>| {
+        f.as_ref().map(|f| {
+            f.lines
+                .iter()
+                .map(|(l, i)| (l.theta.to_bits(), l.rho.to_bits(), *i))
+                .collect::<Vec<_>>()
+        })
+    };
+    key(a) == key(b)
+}
+
+/// Finds the comb of one family among its lines with at least `floor` votes and indexes its
+/// lines (smallest index 0).
+pub fn fit_family(
+    lines: &[Line],
+    floor: f64,
+    cx: f64,
+    cy: f64,
+    limit: f64,
+    min_step: f64,
+) -> Option<Family> {
     let lines: Vec<Line> = lines.iter().filter(|l| l.votes >= floor).copied().collect();
     let lines = &lines[..];
     if lines.len() < 3 {
@@ -271,7 +309,12 @@ pub fn fit_family(lines: &[Line], cx: f64, cy: f64, limit: f64, min_step: f64) -
     let t = crossings(lines, theta0, cx, cy, limit * TRANSVERSAL);
     let mut order: Vec<usize> = (0..lines.len()).collect();
     order.sort_by(|&a, &b| (t[a].0 + t[a].1).total_cmp(&(t[b].0 + t[b].1)));
-    let mut votes: Vec<f64> = lines.iter().map(|l| l.votes).collect();
+    // A grid line's typical strength, from the lines that are no spokes of stronger ones (a
+    // strong frame's fans would otherwise make it a frame line's).
+    let mut votes: Vec<f64> = own_lines(lines, cx, cy, limit, usize::MAX)
+        .iter()
+        .map(|l| l.votes)
+        .collect();
     votes.sort_by(f64::total_cmp);
     let typical = votes[votes.len() * 3 / 4];
 
@@ -313,6 +356,45 @@ pub fn fit_family(lines: &[Line], cx: f64, cy: f64, limit: f64, min_step: f64) -
     })
 }
 
+/// The votes under which a line of a family is a weak straggler (texture: within a family,
+/// grid lines are of like strength): 0.3 of its fifth strongest line. A board's frame (often
+/// doubled) or a thick middle line can be several times as strong as the thin grid lines,
+/// and each strong line also gathers a fan of weaker Hough lines turned a degree or two about
+/// a point of it, so the five strongest may all be frame lines and that floor then lies
+/// above every grid line. A spoke of the fan crosses its line inside the photo (within
+/// `limit` of the centre), which no two lines of a grid do: when spokes are among the five
+/// strongest, 0.3 of the fifth strongest line that is no spoke of a stronger one is a
+/// second, lower floor.
+pub fn strength_floors(lines: &[Line], cx: f64, cy: f64, limit: f64) -> Vec<f64> {
+    let mut order: Vec<&Line> = lines.iter().collect();
+    order.sort_by(|a, b| b.votes.total_cmp(&a.votes));
+    let usual = order.get(4).map_or(0.0, |l| 0.3 * l.votes);
+    let own = own_lines(lines, cx, cy, limit, 5);
+    let spoke_free = own.get(4).map_or(0.0, |l| 0.3 * l.votes);
+    if spoke_free < usual {
+        vec![usual, spoke_free]
+    } else {
+        vec![usual]
+    }
+}
+
+/// Up to `most` of the strongest lines, strongest first, leaving out every spoke of a
+/// stronger line kept (see [`Line::is_spoke_of`]).
+fn own_lines(lines: &[Line], cx: f64, cy: f64, limit: f64, most: usize) -> Vec<Line> {
+    let mut order: Vec<&Line> = lines.iter().collect();
+    order.sort_by(|a, b| b.votes.total_cmp(&a.votes));
+    let mut own: Vec<Line> = Vec::new();
+    for l in order {
+        if own.len() == most {
+            break;
+        }
+        if !own.iter().any(|s| l.is_spoke_of(s, cx, cy, limit)) {
+            own.push(*l);
+        }
+    }
+    own
+}
+
 /// Local optimisation: refit on everything matched while the score grows, so that a comb
 /// seeded by three close lines reaches the far side of the board.
 fn improve(mut m: Matched, refit: impl Fn(&[(usize, i32)]) -> Option<Matched>) -> Matched {
@@ -326,4 +408,67 @@ fn improve(mut m: Matched, refit: impl Fn(&[(usize, i32)]) -> Option<Matched>) -
         }
     }
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(theta_deg: f64, through: (f64, f64), votes: f64) -> Line {
+        let theta = theta_deg.to_radians().rem_euclid(PI);
+        let rho = through.0 * theta.cos() + through.1 * theta.sin();
+        Line { theta, rho, votes }
+    }
+
+    /// A 19-line family of thin grid lines (x = 50, 80, …, 590 in a 640×640 photo) inside a
+    /// strong frame (x = 35 and 605) with a strong middle line, each strong line with a fan
+    /// of spokes: the five strongest lines are all frame lines or spokes.
+    fn framed_family() -> Vec<Line> {
+        let mut lines: Vec<Line> = (0..19)
+            .map(|i| {
+                let x = 50.0 + 30.0 * i as f64;
+                line(0.0, (x, 320.0), if i == 9 { 300.0 } else { 40.0 })
+            })
+            .collect();
+        for x in [35.0, 605.0] {
+            lines.push(line(0.0, (x, 320.0), 300.0));
+            for (turn, votes) in [(1.0, 200.0), (-1.5, 190.0)] {
+                lines.push(line(turn, (x, 300.0), votes));
+            }
+        }
+        lines
+    }
+
+    #[test]
+    fn strong_frame_lines_do_not_hide_the_grid() {
+        let lines = framed_family();
+        let (cx, cy) = (320.0, 320.0);
+        let limit = cx * std::f64::consts::SQRT_2;
+        let floors = strength_floors(&lines, cx, cy, limit);
+        // The usual floor (0.3 of the fifth strongest line, a spoke) is above every grid line.
+        assert_eq!(floors.len(), 2, "{floors:?}");
+        assert!(floors[0] > 40.0 && floors[1] <= 40.0, "{floors:?}");
+        let combs = fit_family_floors(&lines, cx, cy, limit, 4.0);
+        let grid = combs.iter().flatten().find(|f| f.lines.len() == 19);
+        let grid = grid.unwrap_or_else(|| panic!("no comb of all 19 grid lines: {combs:?}"));
+        for &(l, i) in &grid.lines {
+            assert!(l.theta.abs() < 1e-9, "{l:?}");
+            assert!(
+                (l.rho - (50.0 + 30.0 * i as f64)).abs() < 1e-6,
+                "{l:?} at {i}"
+            );
+        }
+    }
+
+    #[test]
+    fn without_strong_lines_one_floor_is_tried() {
+        let lines: Vec<Line> = (0..19)
+            .map(|i| line(0.0, (50.0 + 30.0 * i as f64, 320.0), 40.0 + i as f64))
+            .collect();
+        let floors = strength_floors(&lines, 320.0, 320.0, 452.0);
+        assert_eq!(floors.len(), 1);
+        let combs = fit_family_floors(&lines, 320.0, 320.0, 452.0, 4.0);
+        assert_eq!(combs.len(), 1);
+        assert_eq!(combs[0].as_ref().map(|f| f.lines.len()), Some(19));
+    }
 }

@@ -122,8 +122,13 @@ fn locate_with(
     let fams = lattice::split_families(&lines).ok_or_else(|| no_board("no straight lines"))?;
     let (cx, cy) = (r.w as f64 / 2.0, r.h as f64 / 2.0);
     let limit = (cx * cx + cy * cy).sqrt();
-    let fit = |ls: &[Line]| lattice::fit_family(ls, cx, cy, limit, 4.0);
+    // Each family's combs, one per strength floor (see [`lattice::strength_floors`]): the
+    // usual floor's first, then a lower floor's where strong frame lines set the usual one
+    // above the grid lines. Pairs of the same floor make a grid first.
+    let fit = |ls: &[Line]| lattice::fit_family_floors(ls, cx, cy, limit, 4.0);
     let combs = [fit(&fams[0]), fit(&fams[1])];
+    let floors = combs[0].len().max(combs[1].len());
+    let comb = |f: usize, k: usize| combs[f].get(k).or(combs[f].last()).and_then(Option::as_ref);
     let mut best: Option<Extent> = None;
     let mut err = no_board("no evenly spaced grid lines");
     let mut consider = |start: Option<Start>, best: &mut Option<Extent>| {
@@ -139,20 +144,25 @@ fn locate_with(
             Err(e) => err = e,
         }
     };
-    if let (Some(fa), Some(fb)) = (&combs[0], &combs[1]) {
-        let start = initial_homography(fa, fb, (cx, cy), limit).map(|h| (h, [span(fa), span(fb)]));
-        consider(start, &mut best);
-    }
-    // When the two combs do not make a clear grid, one of them is often still right (stones
-    // break up the lines of the other direction): each comb in turn finds the other direction.
-    for (f, comb) in combs.iter().enumerate() {
+    for k in 0..floors {
         if best.as_ref().is_some_and(|b| b.2 >= CLEAR) {
             break;
         }
-        if let Some(fam) = comb {
-            let cap = PENCIL_CAP * threshold;
-            consider(cross_start(r, fam, f, (cx, cy), limit, cap), &mut best);
+        if let (Some(fa), Some(fb)) = (comb(0, k), comb(1, k)) {
+            let start =
+                initial_homography(fa, fb, (cx, cy), limit).map(|h| (h, [span(fa), span(fb)]));
+            consider(start, &mut best);
         }
+    }
+    // When the two combs do not make a clear grid, one of them is often still right (stones
+    // break up the lines of the other direction): each comb in turn finds the other direction.
+    let singles = (0..floors).flat_map(|k| (0..2).map(move |f| (k, f)));
+    for (f, fam) in singles.filter_map(|(k, f)| combs[f].get(k)?.as_ref().map(|fam| (f, fam))) {
+        if best.as_ref().is_some_and(|b| b.2 >= CLEAR) {
+            break;
+        }
+        let cap = PENCIL_CAP * threshold;
+        consider(cross_start(r, fam, f, (cx, cy), limit, cap), &mut best);
     }
     let (map, ranges, quality) = best.ok_or(err)?;
     finish(r, map, ranges, quality)
