@@ -98,6 +98,14 @@ fn quadrants(radius: f64, clear: f64, step: f64) -> Vec<(f64, f64)> {
     v
 }
 
+/// Least line measure ([`Features::lines`]) counted on the edge lines. There the board's
+/// edge, a frame line just outside the grid, or an outer line bent on a warped board often
+/// runs a little beside the fitted line, so the samples off the lines are darker than those
+/// on them and the measure is well below zero: a line beside the point, which passed for
+/// lines hidden more than a stone hides them. On stones the measure scatters about zero,
+/// down to about this.
+const EDGE_LINES_FLOOR: f64 = -0.04;
+
 /// Measures every intersection of an `n`-line grid; `h` maps reading coordinates to pixels.
 pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
     let body = disc(0.26, 0.065);
@@ -152,7 +160,14 @@ pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
                 brightness: (l / wl.max(1.0)) as f64,
                 contrast: ((wl - l) / typical) as f64,
                 colour: colour_unlike(ch, wc),
-                lines: ((l_off - l_on) / wl.max(1.0)) as f64,
+                lines: {
+                    let lines = ((l_off - l_on) / wl.max(1.0)) as f64;
+                    if c == 0 || r == 0 || c == n - 1 || r == n - 1 {
+                        lines.max(EDGE_LINES_FLOOR)
+                    } else {
+                        lines
+                    }
+                },
                 quadrant_brightness: (lq / wl.max(1.0)) as f64,
                 quadrant_colour: colour_unlike(chq, wc),
                 rim: rim(img, h, n, cf, rf, wl.max(1.0)),
