@@ -74,7 +74,7 @@ fn real_photos_are_read() {
         ("rf_darkwood_2", 19, Some(361)),
         ("rf_13_darkwood_1", 13, Some(162)),
         ("rf_13_darkwood_2", 13, Some(166)),
-        ("rf_cloth_1", 19, Some(258)),
+        ("rf_cloth_1", 19, Some(313)),
         ("rf_vinyl_1", 19, Some(306)),
     ];
     let mut worse = Vec::new();
