@@ -1,5 +1,6 @@
 //! Move ordering: the hash move first, then winning and even captures by MVV/LVA, the two
-//! killer moves, quiet moves by history, and last the captures that lose material.
+//! killer moves, the counter move (the quiet move that last refuted the opponent's previous
+//! move), quiet moves by history, and last the captures that lose material.
 //!
 //! All legal moves are generated at once into a fixed array and picked best first by a
 //! selection step, so an early cut-off leaves the rest unsorted. Nothing allocates.
@@ -12,6 +13,7 @@ const HASH_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
 const KILLER_1: i32 = 1_000_002;
 const KILLER_2: i32 = 1_000_001;
+const COUNTER: i32 = 1_000_000;
 const BAD_CAPTURE: i32 = -2_000_000;
 
 /// History scores of quiet moves: by piece code (side and slot) and target square.
@@ -57,9 +59,10 @@ impl Picker {
     pub fn new(
         board: &mut Board,
         hash_move: Move,
-        killers: [Move; 2],
+        refutations: [Move; 3],
         history: &History,
     ) -> Picker {
+        let [killer_1, killer_2, counter] = refutations;
         let mut list = MoveList::new();
         board.gen_legal(&mut list);
         let mut p = Picker::empty();
@@ -68,10 +71,12 @@ impl Picker {
                 HASH_MOVE
             } else if board.cells()[m.to as usize] != EMPTY {
                 capture_score(board, m)
-            } else if m == killers[0] {
+            } else if m == killer_1 {
                 KILLER_1
-            } else if m == killers[1] {
+            } else if m == killer_2 {
                 KILLER_2
+            } else if m == counter {
+                COUNTER
             } else {
                 history.get(board, m)
             };

@@ -17,7 +17,7 @@ use crate::search::score::{INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::search::time::TimeManager;
 use crate::search::tt::{Bound, Entry, Table, TtMove};
 use boyi_core::Side;
-use boyi_games::xiangqi::board::{EMPTY, Kind, kind_of};
+use boyi_games::xiangqi::board::{EMPTY, Kind, index90, kind_of};
 use boyi_games::xiangqi::repetition::{NO_CAPTURE_LIMIT, judge_cycle};
 use boyi_games::xiangqi::{Board, Move, MoveList, PlyMark};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -83,6 +83,8 @@ struct Frame {
     killers: [Move; 2],
     eval: i32,
     clock: u32,
+    /// The move played from this ply on the current line (none for a null move).
+    played: Move,
 }
 
 pub struct Searcher<'a> {
@@ -101,6 +103,8 @@ pub struct Searcher<'a> {
     root_best: Option<(Move, i32)>,
     root_side: Side,
     lmr: Box<[[u8; 64]; 64]>,
+    /// The quiet move that last refuted each move, by the moved piece and its target.
+    counters: Box<[[Move; 90]; 32]>,
 }
 
 impl<'a> Searcher<'a> {
@@ -112,6 +116,7 @@ impl<'a> Searcher<'a> {
                 killers: [Move::default(); 2],
                 eval: 0,
                 clock: root.clock,
+                played: Move::default(),
             })
             .collect();
         let mut lmr = Box::new([[0u8; 64]; 64]);
@@ -136,6 +141,7 @@ impl<'a> Searcher<'a> {
             root_best: None,
             root_side: root.board.side_to_move(),
             lmr,
+            counters: Box::new([[Move::default(); 90]; 32]),
         }
     }
 
@@ -469,6 +475,7 @@ impl<'a> Searcher<'a> {
             let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
             self.board.toggle_side();
             self.push(false);
+            self.frames[ply].played = Move::default();
             self.frames[ply + 1].clock = 0;
             let v = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false, true);
             self.marks.pop();
@@ -506,7 +513,15 @@ impl<'a> Searcher<'a> {
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         let killers = self.frames[ply].killers;
-        let mut picker = Picker::new(&mut self.board, tt_move, killers, &self.history);
+        let counter = self
+            .counter_slot(ply)
+            .map_or(Move::default(), |(p, t)| self.counters[p][t]);
+        let mut picker = Picker::new(
+            &mut self.board,
+            tt_move,
+            [killers[0], killers[1], counter],
+            &self.history,
+        );
         if picker.is_empty() {
             // Checkmate or stalemate: the side to move loses either way.
             return -MATE + ply as i32;
@@ -540,6 +555,7 @@ impl<'a> Searcher<'a> {
                 continue;
             }
             self.push(gives_check);
+            self.frames[ply].played = m;
             self.frames[ply + 1].clock = if capture { 0 } else { clock + 1 };
             self.frames[ply + 2].killers = [Move::default(); 2];
             let new_depth = depth - 1;
@@ -642,11 +658,24 @@ impl<'a> Searcher<'a> {
         depth <= 3 && eval + 110 + 120 * depth <= alpha
     }
 
+    /// The counter-move table's slot for the move that led to `ply` (by the piece it
+    /// moved, now on its target), if a move did.
+    fn counter_slot(&self, ply: usize) -> Option<(usize, usize)> {
+        let prev = self.frames[ply.checked_sub(1)?].played;
+        (prev != Move::default()).then(|| {
+            let piece = (self.board.cells()[prev.to as usize] & 31) as usize;
+            (piece, index90(prev.to))
+        })
+    }
+
     fn reward(&mut self, ply: usize, depth: i32, m: Move, tried: &[Move]) {
         let k = &mut self.frames[ply].killers;
         if k[0] != m {
             k[1] = k[0];
             k[0] = m;
+        }
+        if let Some((p, t)) = self.counter_slot(ply) {
+            self.counters[p][t] = m;
         }
         let bonus = (depth * depth * 16).min(4000);
         self.history.update(&self.board, m, bonus);
