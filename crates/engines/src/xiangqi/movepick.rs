@@ -177,3 +177,32 @@ fn defended(board: &mut Board, m: Move) -> bool {
     board.unmake(m, cap);
     defended
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use boyi_core::{Game, NoVariant};
+    use boyi_games::xiangqi::Xiangqi;
+
+    fn mv(game: &Xiangqi, text: &str) -> Move {
+        game.parse_move(text).unwrap()
+    }
+
+    /// From the start position (whose only captures, a cannon taking a defended horse, lose
+    /// material): the hash move, the two killers, the counter move, then the quiet moves by
+    /// history.
+    #[test]
+    fn refutations_come_in_their_order_before_the_history_moves() {
+        let game = Xiangqi::start(&NoVariant, None).unwrap();
+        let mut board = game.board().clone();
+        let [hash, killer_1, killer_2, counter, best_quiet] =
+            ["h0g2", "b0c2", "a3a4", "c3c4", "h2e2"].map(|t| mv(&game, t));
+        let mut history = History::new();
+        history.update(&board, best_quiet, 4000);
+        let mut picker = Picker::new(&mut board, hash, [killer_1, killer_2, counter], &history);
+        let order: Vec<Move> = std::iter::from_fn(|| picker.pick().map(|(m, _)| m))
+            .take(5)
+            .collect();
+        assert_eq!(order, [hash, killer_1, killer_2, counter, best_quiet]);
+    }
+}
