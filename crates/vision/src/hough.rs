@@ -212,21 +212,27 @@ fn peaks(
     // can be several times as strong as its grid lines, and each strong line brings a fan of
     // spokes; counted as lines of their own, they would put every grid line under the floor).
     let limit = centre.0.hypot(centre.1);
-    let mut strong: Vec<&Line> = Vec::new();
-    for l in &found {
-        if strong.len() == 12 {
-            break;
-        }
-        if !strong
-            .iter()
-            .any(|s| l.is_spoke_of(s, centre.0, centre.1, limit))
-        {
-            strong.push(l);
-        }
-    }
+    let strong = own_lines(&found, centre.0, centre.1, limit, 12);
     if let Some(strong) = strong.last().map(|l| l.votes) {
         found.retain(|l| l.votes >= 0.3 * strong);
     }
     found.truncate(max_lines);
     found
+}
+
+/// Up to `most` of the strongest lines, strongest first, leaving out every spoke of a
+/// stronger line kept (see [`Line::is_spoke_of`]).
+pub fn own_lines(lines: &[Line], cx: f64, cy: f64, limit: f64, most: usize) -> Vec<Line> {
+    let mut order: Vec<&Line> = lines.iter().collect();
+    order.sort_by(|a, b| b.votes.total_cmp(&a.votes));
+    let mut own: Vec<Line> = Vec::new();
+    for l in order {
+        if own.len() == most {
+            break;
+        }
+        if !own.iter().any(|s| l.is_spoke_of(s, cx, cy, limit)) {
+            own.push(*l);
+        }
+    }
+    own
 }

@@ -3,7 +3,7 @@
 //! line its index. A RANSAC over triples of neighbouring lines proposes combs; the comb that
 //! explains the most line evidence with the fewest gaps wins.
 
-use crate::hough::Line;
+use crate::hough::{Line, own_lines};
 use std::f64::consts::PI;
 
 /// One direction of the grid: its lines with their comb indices.
@@ -376,23 +376,6 @@ pub fn strength_floors(lines: &[Line], cx: f64, cy: f64, limit: f64) -> Vec<f64>
     } else {
         vec![usual]
     }
-}
-
-/// Up to `most` of the strongest lines, strongest first, leaving out every spoke of a
-/// stronger line kept (see [`Line::is_spoke_of`]).
-fn own_lines(lines: &[Line], cx: f64, cy: f64, limit: f64, most: usize) -> Vec<Line> {
-    let mut order: Vec<&Line> = lines.iter().collect();
-    order.sort_by(|a, b| b.votes.total_cmp(&a.votes));
-    let mut own: Vec<Line> = Vec::new();
-    for l in order {
-        if own.len() == most {
-            break;
-        }
-        if !own.iter().any(|s| l.is_spoke_of(s, cx, cy, limit)) {
-            own.push(*l);
-        }
-    }
-    own
 }
 
 /// Local optimisation: refit on everything matched while the score grows, so that a comb
