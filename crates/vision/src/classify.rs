@@ -7,6 +7,11 @@
 //! hue, while wood is yellow-brown), and whether the two grid lines are visible crossing at
 //! the point (stones hide them). Brightness and colour are taken over a disc about the point
 //! and again over its quadrants between the lines, and a stone must show in both.
+//!
+//! On a white or pale board a white stone is about as colourless as the wood, so colour
+//! cannot tell it; it is then told by its shape: a blob that plainly hides the lines, at
+//! least as bright as the wood, with an outline (its shadow, the gap to a neighbour) on at
+//! least its shadowed half (see [`Features::faint_rim`]).
 
 use crate::Stone;
 use crate::homography::GridMap;
@@ -36,6 +41,14 @@ pub struct Features {
     /// step from it. A stone is a bounded disc; a patch of sunlight or glare on the wood,
     /// pale and line-less like a white stone, runs on past it.
     pub rim: f64,
+    /// [`Features::rim`] for a step of half [`RIM_STEP`]: the faint shadow of a white stone
+    /// on white wood. Its lit side blends into the wood, so only about half of it shows.
+    pub faint_rim: f64,
+    /// Colourfulness of the point over its luma (opponent-colour vector length over luma):
+    /// small on a white or grey stone whatever the wood, large on colourful wood.
+    pub tint: f64,
+    /// [`Features::tint`] of the board's typical bare wood (the median over all cells).
+    pub wood_tint: f64,
 }
 
 fn median(v: &mut [f32]) -> f32 {
@@ -139,6 +152,11 @@ pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
         .collect();
     let mut all_wood: Vec<f32> = cells.iter().map(|c| c.0).collect();
     let typical = median(&mut all_wood).max(1.0);
+    let mut tints: Vec<f32> = cells
+        .iter()
+        .map(|(l, ch)| ch[0].hypot(ch[1]) / l.max(1.0))
+        .collect();
+    let wood_tint = median(&mut tints) as f64;
     let mut out = Vec::with_capacity(n * n);
     for r in 0..n {
         for c in 0..n {
@@ -156,6 +174,7 @@ pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
             let off_here: Vec<(f64, f64)> = off.iter().filter(over_board).copied().collect();
             let (l_on, _) = patch(img, h, cf, rf, &on_here);
             let (l_off, _) = patch(img, h, cf, rf, &off_here);
+            let (rim, faint_rim) = rim(img, h, n, cf, rf, wl.max(1.0));
             out.push(Features {
                 brightness: (l / wl.max(1.0)) as f64,
                 contrast: ((wl - l) / typical) as f64,
@@ -170,7 +189,10 @@ pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
                 },
                 quadrant_brightness: (lq / wl.max(1.0)) as f64,
                 quadrant_colour: colour_unlike(chq, wc),
-                rim: rim(img, h, n, cf, rf, wl.max(1.0)),
+                rim,
+                faint_rim,
+                tint: (ch[0].hypot(ch[1]) / l.max(1.0)) as f64,
+                wood_tint,
             });
         }
     }
@@ -186,15 +208,16 @@ const RIM_DIRECTIONS: usize = 16;
 /// luma) over a tenth of a grid step that counts as an outline.
 const RIM_STEP: f32 = 0.08;
 
-/// The share of directions from intersection `(c, r)` in which the colour steps by
-/// [`RIM_STEP`] of `wood` or more, somewhere 0.25 to 0.7 grid steps out: a stone's outline
-/// (its edge, the gap to a neighbour, its shadow) wherever the stone stands off its point by
-/// its height. A white stone about as bright as the wood still differs from it in colour.
-/// On bare wood no line crosses there, off the grid lines through the point.
-fn rim(img: &RgbImage, h: &GridMap, n: usize, c: f64, r: f64, wood: f32) -> f64 {
+/// The shares of directions from intersection `(c, r)` in which the colour steps by
+/// [`RIM_STEP`] of `wood` or more, and by half that, somewhere 0.25 to 0.7 grid steps out:
+/// a stone's outline (its edge, the gap to a neighbour, its shadow) wherever the stone
+/// stands off its point by its height. A white stone about as bright as the wood still
+/// differs from it in colour. On bare wood no line crosses there, off the grid lines
+/// through the point.
+fn rim(img: &RgbImage, h: &GridMap, n: usize, c: f64, r: f64, wood: f32) -> (f64, f64) {
     const RADII: usize = 10;
     let m = (n - 1) as f64;
-    let (mut seen, mut looked) = (0, 0);
+    let (mut seen, mut faint, mut looked) = (0, 0, 0);
     for d in 0..RIM_DIRECTIONS {
         let a = (d as f64 + 0.5) * std::f64::consts::TAU / RIM_DIRECTIONS as f64;
         let (dx, dy) = (a.cos(), a.sin());
@@ -220,8 +243,12 @@ fn rim(img: &RgbImage, h: &GridMap, n: usize, c: f64, r: f64, wood: f32) -> f64 
         if step >= RIM_STEP * wood {
             seen += 1;
         }
+        if step >= 0.5 * RIM_STEP * wood {
+            faint += 1;
+        }
     }
-    seen as f64 / looked.max(1) as f64
+    let looked = looked.max(1) as f64;
+    (seen as f64 / looked, faint as f64 / looked)
 }
 
 /// How unlike the wood's colour `wood` a point's colour `point` is (opponent-colour vectors,
@@ -269,8 +296,32 @@ fn stone_margin(f: &Features) -> f64 {
         let dark = (0.5 - brightness) / 0.05;
         (grey + hidden).min(outline).max(dark)
     };
-    margin(f.colour, f.brightness).min(margin(f.quadrant_colour, f.quadrant_brightness))
+    let by_colour =
+        margin(f.colour, f.brightness).min(margin(f.quadrant_colour, f.quadrant_brightness));
+    // By shape alone, on a board whose wood is about as colourless as a stone (white, pale
+    // or pink), where colour cannot tell them: the lines plainly hidden, an outline on the
+    // shadowed half, and the disc either grey-white and no darker than the wood (a white
+    // stone) or far darker than it (a black one). Bare wood beside a stone shows its lines;
+    // where they fade, pale wood is no brighter than the wood around it, and coloured wood
+    // is not grey. On coloured wood, colour tells the stones, and a colourless patch with
+    // the lines washed out is glare.
+    let pale_board = (PALE_WOOD_TINT - f.wood_tint) / 0.05;
+    let plainly_hidden = (0.02 - f.lines) / 0.02;
+    let half_outline = (f.faint_rim - 0.5) / 0.1;
+    let (lo, hi) = (
+        f.brightness.min(f.quadrant_brightness),
+        f.brightness.max(f.quadrant_brightness),
+    );
+    let white = ((lo - 1.0) / 0.02).min((0.08 - f.tint) / 0.02);
+    let tone = white.max((0.6 - hi) / 0.05);
+    let by_shape = plainly_hidden.min(half_outline).min(tone).min(pale_board);
+    by_colour.max(by_shape)
 }
+
+/// Most [`Features::wood_tint`] of a board whose stones are told by shape as well as by
+/// colour: above the white, pink and pale boards' (about 0.03 to 0.17), below wooden ones'
+/// (0.45 and more).
+const PALE_WOOD_TINT: f64 = 0.25;
 
 /// Contrast to the wood (see [`Features::contrast`]) separating black from white stones:
 /// the widest gap in the sorted contrasts of the stones, if there is a clear one between
