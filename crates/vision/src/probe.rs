@@ -41,15 +41,28 @@ impl Probed {
     }
 }
 
-/// Looks for grid line `family`/`k` (`x = k` or `y = k`) between `s_lo` and `s_hi` along it,
-/// three probes per cell across the line.
+/// Looks for grid line `family`/`k` (`x = k` or `y = k`) between `along.0` and `along.1`
+/// along it, three probes per cell across the line, each over [`WINDOW`] either side.
 pub fn probe(
+    r: &Plane,
+    h: &GridMap,
+    family: usize,
+    k: f64,
+    along: (f64, f64),
+    min_peak: f32,
+) -> Probed {
+    probe_within(r, h, family, k, along, min_peak, (-WINDOW, WINDOW))
+}
+
+/// [`probe`] across the window `(w_lo, w_hi)` about the line, in grid steps.
+pub(crate) fn probe_within(
     r: &Plane,
     h: &GridMap,
     family: usize,
     k: f64,
     (s_lo, s_hi): (f64, f64),
     min_peak: f32,
+    (w_lo, w_hi): (f64, f64),
 ) -> Probed {
     let at = |u: f64, s: f64| {
         if family == 0 {
@@ -64,8 +77,8 @@ pub fn probe(
     for c in 0..cells {
         for frac in [0.25, 0.5, 0.75] {
             let s = s_lo + c as f64 + frac;
-            let p0 = at(k - WINDOW, s);
-            let p1 = at(k + WINDOW, s);
+            let p0 = at(k + w_lo, s);
+            let p1 = at(k + w_hi, s);
             if !inside(r, p0) || !inside(r, p1) {
                 continue;
             }
@@ -94,7 +107,7 @@ pub fn probe(
                 0.0
             };
             let t = (j as f64 + sub) / n as f64;
-            let u = WINDOW * (2.0 * t - 1.0);
+            let u = w_lo + t * (w_hi - w_lo);
             if u.abs() < NEAR {
                 hits += 1;
             }

@@ -3,7 +3,7 @@
 
 use crate::homography::{self, GridMap, Lens, LinePoint};
 use crate::plane::Plane;
-use crate::probe::{MIN_PEAK, probe};
+use crate::probe::{MIN_PEAK, WINDOW, probe_within};
 
 /// Least squares over points found along every chosen grid line, twice: the lens term
 /// first (see [`fit_lens`]), then the homography again without the outlying points (stones
@@ -16,7 +16,17 @@ pub(crate) fn refine(r: &Plane, map: &GridMap, ranges: [(i32, i32); 2]) -> Optio
             let other = ranges[1 - f];
             for k in ranges[f].0..=ranges[f].1 {
                 let along = (other.0 as f64, other.1 as f64);
-                pts.extend(probe(r, &map, f, k as f64, along, MIN_PEAK).found);
+                // The outer lines are not looked for far outwards (see [`EDGE_REACH`]).
+                let window = (
+                    if k == ranges[f].0 {
+                        -EDGE_REACH
+                    } else {
+                        -WINDOW
+                    },
+                    if k == ranges[f].1 { EDGE_REACH } else { WINDOW },
+                );
+                let found = probe_within(r, &map, f, k as f64, along, MIN_PEAK, window).found;
+                pts.extend(found);
             }
         }
         let lens = fit_lens(&pts, map.lens);
@@ -41,6 +51,13 @@ pub(crate) fn refine(r: &Plane, map: &GridMap, ranges: [(i32, i32); 2]) -> Optio
     }
     Some(map)
 }
+
+/// How far outwards, in grid steps, an outer grid line is looked for (inwards as far as any
+/// line, [`WINDOW`]). Many boards have a frame line, often heavier than the grid's, a quarter
+/// of a step or so past the outer lines; a full window finds it as the stronger peak, and its
+/// points pull the edge outwards onto the margin between the two, where the outer points then
+/// see neither line and the frame passes for a stone's outline.
+const EDGE_REACH: f64 = 0.2;
 
 pub(crate) fn undistorted(p: &LinePoint, lens: &Lens) -> LinePoint {
     let (x, y) = lens.undistort(p.x, p.y);
