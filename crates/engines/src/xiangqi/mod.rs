@@ -22,6 +22,7 @@ use crate::search::score;
 use crate::search::{Engine, Search, TimeManager};
 use boyi_core::TextError;
 use boyi_games::xiangqi::{Move, MoveList, Xiangqi};
+use movepick::Memory;
 use search::{Report, Root, Searcher, Shared, Style, Tt};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -193,6 +194,8 @@ pub struct Strong {
     config: Config,
     tt: Arc<Tt>,
     games: u64,
+    /// Each thread's history and counter moves, kept from move to move of a game.
+    memory: Vec<Box<Memory>>,
 }
 
 impl Strong {
@@ -201,6 +204,7 @@ impl Strong {
             tt: Arc::new(Tt::new(config.hash_mb)),
             config,
             games: 0,
+            memory: Vec::new(),
         }
     }
 
@@ -217,8 +221,9 @@ impl Strong {
     }
 
     /// Runs the search on `root` with the configured threads; the main thread's result.
+    /// What each thread learned about quiet moves carries over, halved, to the next move.
     pub fn run(
-        &self,
+        &mut self,
         root: &Root,
         tm: &TimeManager,
         report: &mut dyn FnMut(&Report),
@@ -231,19 +236,39 @@ impl Strong {
             nodes: AtomicU64::new(0),
         };
         let style = self.style();
-        std::thread::scope(|scope| {
-            for id in 1..self.config.threads {
-                let shared = &shared;
-                scope.spawn(move || {
-                    let mut helper = Searcher::new(root, shared, style, false);
-                    helper.iterate(1 + (id as u32 & 1), &mut |_| {});
-                });
-            }
-            let mut main = Searcher::new(root, &shared, style, true);
+        let mut memory = std::mem::take(&mut self.memory);
+        memory.resize_with(self.config.threads.max(1), Memory::new);
+        for m in memory.iter_mut() {
+            m.history.age();
+        }
+        let mut memory = memory.into_iter();
+        let main_memory = memory.next().unwrap_or_else(Memory::new);
+        let (result, learned) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = memory
+                .enumerate()
+                .map(|(i, mem)| {
+                    let shared = &shared;
+                    scope.spawn(move || {
+                        let mut helper = Searcher::new(root, shared, style, false, mem);
+                        helper.iterate(1 + ((i as u32 + 1) & 1), &mut |_| {});
+                        helper.into_memory()
+                    })
+                })
+                .collect();
+            let mut main = Searcher::new(root, &shared, style, true, main_memory);
             let result = main.iterate(1, report);
             shared.halt.store(true, Ordering::Relaxed);
-            result
-        })
+            let mut learned = vec![main.into_memory()];
+            // A helper that failed leaves its thread's memory empty.
+            learned.extend(
+                helpers
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|_| Memory::new())),
+            );
+            (result, learned)
+        });
+        self.memory = learned;
+        result
     }
 }
 
@@ -271,6 +296,7 @@ impl Search<Xiangqi> for Strong {
 
     fn new_game(&mut self) {
         self.tt.clear();
+        self.memory.clear();
         self.games += 1;
     }
 

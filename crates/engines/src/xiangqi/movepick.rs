@@ -19,9 +19,26 @@ const BAD_CAPTURE: i32 = -2_000_000;
 /// History scores of quiet moves: by piece code (side and slot) and target square.
 pub struct History(pub [[i32; 90]; 32]);
 
+/// What the search learns about quiet moves, kept from move to move of a game (a piece's good
+/// targets change slowly): the history scores and the counter moves, by the moved piece and
+/// its target.
+pub struct Memory {
+    pub history: History,
+    pub counters: [[Move; 90]; 32],
+}
+
+impl Memory {
+    pub fn new() -> Box<Memory> {
+        Box::new(Memory {
+            history: History::new(),
+            counters: [[Move::default(); 90]; 32],
+        })
+    }
+}
+
 impl History {
-    pub fn new() -> Box<History> {
-        Box::new(History([[0; 90]; 32]))
+    pub fn new() -> History {
+        History([[0; 90]; 32])
     }
 
     #[inline(always)]

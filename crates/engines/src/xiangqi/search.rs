@@ -11,7 +11,7 @@
 //! only the transposition table; the main thread alone reports and decides.
 
 use super::eval::{self, ORDER_VALUE, Weights};
-use super::movepick::{History, Picker, is_good_capture};
+use super::movepick::{Memory, Picker, is_good_capture};
 use crate::search::pv::PvTable;
 use crate::search::score::{INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::search::time::TimeManager;
@@ -95,7 +95,7 @@ pub struct Searcher<'a> {
     marks: Vec<PlyMark>,
     root_moves: MoveList,
     frames: Vec<Frame>,
-    history: Box<History>,
+    memory: Box<Memory>,
     pv: PvTable<Move>,
     nodes: u64,
     flushed: u64,
@@ -103,12 +103,16 @@ pub struct Searcher<'a> {
     root_best: Option<(Move, i32)>,
     root_side: Side,
     lmr: Box<[[u8; 64]; 64]>,
-    /// The quiet move that last refuted each move, by the moved piece and its target.
-    counters: Box<[[Move; 90]; 32]>,
 }
 
 impl<'a> Searcher<'a> {
-    pub fn new(root: &Root, shared: &'a Shared<'a>, style: Style, main: bool) -> Searcher<'a> {
+    pub fn new(
+        root: &Root,
+        shared: &'a Shared<'a>,
+        style: Style,
+        main: bool,
+        memory: Box<Memory>,
+    ) -> Searcher<'a> {
         let mut marks = Vec::with_capacity(root.marks.len() + MAX_PLY + 8);
         marks.extend_from_slice(&root.marks);
         let frames = (0..=MAX_PLY + 2)
@@ -133,7 +137,7 @@ impl<'a> Searcher<'a> {
             marks,
             root_moves: root.moves.clone(),
             frames,
-            history: History::new(),
+            memory,
             pv: PvTable::new(MAX_PLY),
             nodes: 0,
             flushed: 0,
@@ -141,8 +145,12 @@ impl<'a> Searcher<'a> {
             root_best: None,
             root_side: root.board.side_to_move(),
             lmr,
-            counters: Box::new([[Move::default(); 90]; 32]),
         }
+    }
+
+    /// What the search learned, for the next move of the game.
+    pub fn into_memory(self) -> Box<Memory> {
+        self.memory
     }
 
     /// Iterative deepening; `report` receives each completed iteration (main thread).
@@ -201,7 +209,6 @@ impl<'a> Searcher<'a> {
                 break;
             }
             depth += 1;
-            self.history.age();
         }
         self.flush_nodes();
         if last.is_none()
@@ -515,12 +522,12 @@ impl<'a> Searcher<'a> {
         let killers = self.frames[ply].killers;
         let counter = self
             .counter_slot(ply)
-            .map_or(Move::default(), |(p, t)| self.counters[p][t]);
+            .map_or(Move::default(), |(p, t)| self.memory.counters[p][t]);
         let mut picker = Picker::new(
             &mut self.board,
             tt_move,
             [killers[0], killers[1], counter],
-            &self.history,
+            &self.memory.history,
         );
         if picker.is_empty() {
             // Checkmate or stalemate: the side to move loses either way.
@@ -675,12 +682,12 @@ impl<'a> Searcher<'a> {
             k[0] = m;
         }
         if let Some((p, t)) = self.counter_slot(ply) {
-            self.counters[p][t] = m;
+            self.memory.counters[p][t] = m;
         }
         let bonus = (depth * depth * 16).min(4000);
-        self.history.update(&self.board, m, bonus);
+        self.memory.history.update(&self.board, m, bonus);
         for &q in tried {
-            self.history.update(&self.board, q, -bonus);
+            self.memory.history.update(&self.board, q, -bonus);
         }
     }
 

@@ -129,3 +129,41 @@ fn spec_weights_reads_the_named_weights_and_refuses_bad_ones() {
         assert!(spec_weights(bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn quiet_move_memory_carries_over_halved_between_moves_not_between_games() {
+    let mut engine = Strong::new(Config {
+        threads: 2,
+        hash_mb: 4,
+        ..Config::default()
+    });
+    let game = Xiangqi::start(&NoVariant, None).unwrap();
+    let root = root_of(&game, &game.legal_moves());
+    let tm = |d| {
+        TimeManager::new(
+            &Limits::depth(d),
+            boyi_core::Side::White,
+            &StopFlag::new(),
+            d,
+        )
+    };
+    engine.run(&root, &tm(6), &mut |_| {});
+    assert_eq!(engine.memory.len(), 2, "one memory a thread");
+    for m in engine.memory.iter_mut() {
+        assert!(
+            m.history.0.iter().flatten().any(|&v| v != 0),
+            "quiet cut-offs scored"
+        );
+        // Slot 0 is the red king, which never reaches a corner: no search writes this entry.
+        m.history.0[0][0] = 1000;
+    }
+    engine.run(&root, &tm(2), &mut |_| {});
+    for m in &engine.memory {
+        assert_eq!(m.history.0[0][0], 500, "kept, and halved at the next move");
+    }
+    engine.new_game();
+    assert!(
+        engine.memory.is_empty(),
+        "a new game starts with nothing learned"
+    );
+}

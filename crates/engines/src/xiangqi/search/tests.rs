@@ -37,7 +37,7 @@ fn verdict(record: &[(u64, bool)], ply: usize) -> Option<i32> {
         max_depth: 10,
         contempt: 7,
     };
-    let s = Searcher::new(&root, &shared, style, true);
+    let s = Searcher::new(&root, &shared, style, true, Memory::new());
     s.repetition(root.clock, ply)
 }
 
