@@ -36,9 +36,15 @@ impl Memory {
     }
 }
 
+impl Default for History {
+    fn default() -> Self {
+        History([[0; 90]; 32])
+    }
+}
+
 impl History {
     pub fn new() -> History {
-        History([[0; 90]; 32])
+        History::default()
     }
 
     #[inline(always)]
