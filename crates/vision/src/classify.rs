@@ -59,6 +59,11 @@ fn median(v: &mut [f32]) -> f32 {
 /// Luma and opponent-colour vector (see [`sample_rgb`]) of a patch.
 type Colour = (f32, [f32; 2]);
 
+/// Colourfulness over luma ([`Features::tint`]) of a colour.
+fn tint(&(l, ch): &Colour) -> f32 {
+    ch[0].hypot(ch[1]) / l.max(1.0)
+}
+
 /// Median luma and colour vector over grid-coordinate offsets around `(c, r)`.
 fn patch(img: &RgbImage, h: &GridMap, c: f64, r: f64, offsets: &[(f64, f64)]) -> Colour {
     median_colour(offsets.iter().map(|&(dx, dy)| {
@@ -152,10 +157,7 @@ pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
         .collect();
     let mut all_wood: Vec<f32> = cells.iter().map(|c| c.0).collect();
     let typical = median(&mut all_wood).max(1.0);
-    let mut tints: Vec<f32> = cells
-        .iter()
-        .map(|(l, ch)| ch[0].hypot(ch[1]) / l.max(1.0))
-        .collect();
+    let mut tints: Vec<f32> = cells.iter().map(tint).collect();
     let wood_tint = median(&mut tints) as f64;
     let mut out = Vec::with_capacity(n * n);
     for r in 0..n {
@@ -191,7 +193,7 @@ pub fn measure(img: &RgbImage, h: &GridMap, n: usize) -> Vec<Features> {
                 quadrant_colour: colour_unlike(chq, wc),
                 rim,
                 faint_rim,
-                tint: (ch[0].hypot(ch[1]) / l.max(1.0)) as f64,
+                tint: tint(&(l, ch)) as f64,
                 wood_tint,
             });
         }
